@@ -1,0 +1,393 @@
+import type { Clock } from '../../core/clock.ts';
+import type {
+  RateLimitDecision,
+  RateLimiter,
+  RateLimitHit,
+  RateLimitHitCount,
+  RateLimitPolicy,
+  RateLimitScope,
+  RateLimitStateStore,
+} from '../../core/ratelimit/model.ts';
+import {
+  countRestoredIn,
+  type FixedWindow,
+  type KeyState,
+  newKeyState,
+  type RestoredHits,
+  restoredHitMs,
+  ringFromRestored,
+} from './key-state.ts';
+
+export interface MemoryRateLimiterDeps {
+  clock: Clock;
+  /** Where hits are persisted so quotas survive a restart. Without it the state lives only in memory. */
+  stateStore?: RateLimitStateStore;
+  /** How often pending hits are written to the store (DESIGN.md §4: at least every second). */
+  flushIntervalMs?: number;
+  /** The longest window any policy uses; bounds what is restored and kept. Default 24 h. */
+  maxWindowMs?: number;
+  /** How often idle keys are dropped from memory and old rows pruned from the store. Default 1 min. */
+  pruneIntervalMs?: number;
+  /** Errors of background flushes (the timer has no caller to throw to). Default: a process warning. */
+  onError?: (err: unknown) => void;
+}
+
+const DEFAULT_FLUSH_INTERVAL_MS = 1000;
+const DEFAULT_MAX_WINDOW_MS = 86_400_000;
+const DEFAULT_PRUNE_INTERVAL_MS = 60_000;
+
+/**
+ * Exact rate limiting in one process. Decisions are made synchronously (Node runs one at a time), so
+ * concurrent requests at the edge can never over-admit. Hits are aggregated per (key, scope, second)
+ * and written to the state store on a timer; on start `load()` restores them.
+ */
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly clock: Clock;
+  private readonly store: RateLimitStateStore | undefined;
+  private readonly maxWindowMs: number;
+  private readonly pruneIntervalMs: number;
+  private readonly onError: (err: unknown) => void;
+  // One map per scope: looking up by scope then key avoids building a composite string per request.
+  private readonly states: Record<RateLimitScope, Map<string, KeyState>> = { a: new Map(), b: new Map() };
+  /** States with pending counts to write. */
+  private dirty: KeyState[] = [];
+  /** Last seq issued; seqs start at 1 (0 marks restored hits, which are never refunded). */
+  private seq = 0;
+  private loaded = false;
+  private lastPruneMs: number;
+  private timer: NodeJS.Timeout | null = null;
+  private timerFlushRunning = false;
+  /** Flushes run one after another so a retry never races a newer write. */
+  private flushTail: Promise<void> = Promise.resolve();
+
+  constructor(deps: MemoryRateLimiterDeps) {
+    this.clock = deps.clock;
+    this.store = deps.stateStore;
+    this.maxWindowMs = deps.maxWindowMs ?? DEFAULT_MAX_WINDOW_MS;
+    this.pruneIntervalMs = deps.pruneIntervalMs ?? DEFAULT_PRUNE_INTERVAL_MS;
+    this.onError = deps.onError ?? defaultOnError;
+    this.lastPruneMs = this.clock.now();
+    // Without a store the timer only sweeps idle keys, so it can run as rarely as pruning.
+    const interval = this.store ? (deps.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS) : this.pruneIntervalMs;
+    this.timer = setInterval(() => this.onTimer(), interval);
+    // A pending flush must not keep the process alive; close() does the final one.
+    this.timer.unref();
+  }
+
+  /** Constructs a limiter and restores its state from the store before it serves any request. */
+  static async open(deps: MemoryRateLimiterDeps): Promise<MemoryRateLimiter> {
+    const limiter = new MemoryRateLimiter(deps);
+    try {
+      await limiter.load();
+    } catch (err) {
+      limiter.stopTimer();
+      throw err;
+    }
+    return limiter;
+  }
+
+  /**
+   * Restores hits of the last `maxWindowMs` from the store. Must run before the first request: merging
+   * restored hits into live counters would need the policy, which only requests carry.
+   */
+  async load(): Promise<void> {
+    if (this.loaded || this.seq > 0) throw new Error('MemoryRateLimiter.load() must run once, before use');
+    this.loaded = true;
+    if (!this.store) return;
+    const now = this.clock.now();
+    const rows = await this.store.loadHits(Math.floor((now - this.maxWindowMs) / 1000));
+    // Sum per (scope, key, second): the contract allows several rows for one second.
+    const sums = new Map<KeyState, Map<number, number>>();
+    for (const row of rows) {
+      const state = this.stateFor(row.keyId, row.scope);
+      let perSecond = sums.get(state);
+      if (!perSecond) {
+        perSecond = new Map();
+        sums.set(state, perSecond);
+      }
+      perSecond.set(row.second, (perSecond.get(row.second) ?? 0) + row.count);
+    }
+    for (const [state, perSecond] of sums) {
+      const restored: RestoredHits = { seconds: [], counts: [] };
+      for (const second of [...perSecond.keys()].sort((x, y) => x - y)) {
+        const count = perSecond.get(second)!;
+        if (count <= 0) continue; // fully refunded
+        restored.seconds.push(second);
+        restored.counts.push(count);
+      }
+      if (restored.seconds.length > 0) state.restored = restored;
+      else this.states[state.scope].delete(state.keyId);
+    }
+  }
+
+  consume(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): Promise<RateLimitDecision> {
+    try {
+      return Promise.resolve(this.consumeSync(keyId, scope, policy));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** The synchronous core of consume(), for callers that want to skip a promise on the hot path. */
+  consumeSync(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): RateLimitDecision {
+    this.checkPolicy(policy);
+    const state = this.stateFor(keyId, scope);
+    const now = this.clock.now();
+    return policy.kind === 'rolling'
+      ? this.decideRolling(state, policy, now, true)
+      : this.decideFixed(state, policy, now, true);
+  }
+
+  peek(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): Promise<RateLimitDecision> {
+    try {
+      return Promise.resolve(this.peekSync(keyId, scope, policy));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  peekSync(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): RateLimitDecision {
+    this.checkPolicy(policy);
+    const now = this.clock.now();
+    const state = this.states[scope].get(keyId);
+    // An unknown key has used nothing; creating state for it would let peeks grow memory.
+    if (!state) return unused(policy, now);
+    return policy.kind === 'rolling'
+      ? this.decideRolling(state, policy, now, false)
+      : this.decideFixed(state, policy, now, false);
+  }
+
+  refund(hit: RateLimitHit, policy: RateLimitPolicy): Promise<void> {
+    const state = this.states[hit.scope].get(hit.keyId);
+    // seq 0 marks restored hits and anything above this.seq was not issued here.
+    if (!state || hit.seq < 1 || hit.seq > this.seq) return Promise.resolve();
+    if (policy.kind === 'rolling') {
+      if (state.ring?.remove(hit.seq, hit.atMs)) this.addPending(state, hit.atMs, -1);
+      return Promise.resolve();
+    }
+    const w = state.fixed;
+    if (!w || w.windowMs !== policy.windowMs || hit.seq < w.firstSeq) return Promise.resolve();
+    // A hit from an earlier window no longer matters: that window is over.
+    if (hit.atMs < w.startMs || hit.atMs >= w.startMs + w.windowMs) return Promise.resolve();
+    if (w.refunded?.has(hit.seq)) return Promise.resolve();
+    w.refunded ??= new Set();
+    w.refunded.add(hit.seq);
+    if (w.count > 0) w.count--;
+    this.addPending(state, hit.atMs, -1);
+    return Promise.resolve();
+  }
+
+  flush(): Promise<void> {
+    const run = this.flushTail.then(() => this.flushOnce());
+    this.flushTail = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    this.stopTimer();
+    await this.flush();
+  }
+
+  private decideRolling(
+    state: KeyState,
+    policy: RateLimitPolicy,
+    now: number,
+    count: boolean,
+  ): RateLimitDecision {
+    const { limit, windowMs } = policy;
+    let ring = state.ring;
+    if (ring === null) {
+      ring = state.ring = ringFromRestored(state.restored, now - windowMs, limit);
+      state.restored = null;
+    }
+    ring.evictUpTo(now - windowMs);
+    const n = ring.size;
+    if (n < limit) {
+      if (!count) {
+        const resetAtMs = (n > 0 ? ring.timeAt(0) : now) + windowMs;
+        return { allowed: true, limit, remaining: limit - n, resetAtMs, retryAfterMs: 0 };
+      }
+      const seq = ++this.seq;
+      ring.push(now, seq);
+      this.addPending(state, now, 1);
+      return {
+        allowed: true,
+        limit,
+        remaining: limit - n - 1,
+        resetAtMs: ring.timeAt(0) + windowMs,
+        retryAfterMs: 0,
+        hit: { keyId: state.keyId, scope: state.scope, atMs: now, seq },
+      };
+    }
+    // Room appears when the hit at index n - limit leaves; with exactly `limit` hits that is the oldest.
+    const i = n - limit;
+    const retryAfterMs = i < n ? ring.timeAt(i) + windowMs - now : windowMs;
+    const resetAtMs = (n > 0 ? ring.timeAt(0) : now) + windowMs;
+    return { allowed: false, limit, remaining: 0, resetAtMs, retryAfterMs };
+  }
+
+  private decideFixed(
+    state: KeyState,
+    policy: RateLimitPolicy,
+    now: number,
+    count: boolean,
+  ): RateLimitDecision {
+    const { limit, windowMs } = policy;
+    const startMs = Math.floor(now / windowMs) * windowMs;
+    const resetAtMs = startMs + windowMs;
+    let w = state.fixed;
+    if (w === null || w.startMs !== startMs || w.windowMs !== windowMs) {
+      w = this.startWindow(state, startMs, windowMs);
+    }
+    if (w.count < limit) {
+      if (!count) return { allowed: true, limit, remaining: limit - w.count, resetAtMs, retryAfterMs: 0 };
+      w.count++;
+      const seq = ++this.seq;
+      this.addPending(state, now, 1);
+      return {
+        allowed: true,
+        limit,
+        remaining: limit - w.count,
+        resetAtMs,
+        retryAfterMs: 0,
+        hit: { keyId: state.keyId, scope: state.scope, atMs: now, seq },
+      };
+    }
+    return { allowed: false, limit, remaining: 0, resetAtMs, retryAfterMs: resetAtMs - now };
+  }
+
+  private startWindow(state: KeyState, startMs: number, windowMs: number): FixedWindow {
+    const count = countRestoredIn(state.restored, startMs, windowMs);
+    state.restored = null;
+    const firstSeq = this.seq + 1;
+    const w = state.fixed;
+    if (w === null) {
+      state.fixed = { startMs, windowMs, count, firstSeq, refunded: null };
+      return state.fixed;
+    }
+    w.startMs = startMs;
+    w.windowMs = windowMs;
+    w.count = count;
+    w.firstSeq = firstSeq;
+    w.refunded?.clear();
+    return w;
+  }
+
+  private stateFor(keyId: string, scope: RateLimitScope): KeyState {
+    const map = this.states[scope];
+    let state = map.get(keyId);
+    if (state === undefined) {
+      state = newKeyState(keyId, scope);
+      map.set(keyId, state);
+    }
+    return state;
+  }
+
+  private checkPolicy(policy: RateLimitPolicy): void {
+    // Longer windows would be cut short by pruning and restore, silently over-admitting.
+    if (!(policy.windowMs > 0 && policy.windowMs <= this.maxWindowMs)) {
+      throw new RangeError(`rate-limit window ${policy.windowMs} ms is outside 1..${this.maxWindowMs} ms`);
+    }
+  }
+
+  private addPending(state: KeyState, atMs: number, delta: number): void {
+    if (!this.store) return;
+    const second = Math.floor(atMs / 1000);
+    state.pending ??= new Map();
+    const pending = state.pending;
+    pending.set(second, (pending.get(second) ?? 0) + delta);
+    if (!state.queued) {
+      state.queued = true;
+      this.dirty.push(state);
+    }
+  }
+
+  private async flushOnce(): Promise<void> {
+    if (this.store) await this.writePending(this.store);
+    await this.maybePrune();
+  }
+
+  private async writePending(store: RateLimitStateStore): Promise<void> {
+    const batch = this.dirty;
+    this.dirty = [];
+    const rows: RateLimitHitCount[] = [];
+    for (const state of batch) {
+      state.queued = false;
+      if (!state.pending) continue;
+      for (const [second, count] of state.pending) {
+        // A hit refunded before it was written cancels out and costs no row.
+        if (count !== 0) rows.push({ keyId: state.keyId, scope: state.scope, second, count });
+      }
+      state.pending.clear();
+    }
+    if (rows.length === 0) return;
+    try {
+      await store.addHits(rows);
+    } catch (err) {
+      // Put the counts back (adding to any that arrived meanwhile) so the next flush retries them.
+      for (const row of rows) {
+        const state = this.stateFor(row.keyId, row.scope);
+        this.addPending(state, row.second * 1000, row.count);
+      }
+      throw err;
+    }
+  }
+
+  private async maybePrune(): Promise<void> {
+    const now = this.clock.now();
+    if (now - this.lastPruneMs < this.pruneIntervalMs) return;
+    this.lastPruneMs = now;
+    this.sweep(now);
+    if (this.store) await this.store.pruneHits(Math.floor((now - this.maxWindowMs) / 1000));
+  }
+
+  /** Drops keys with nothing left to count, so memory follows active keys, not every key ever seen. */
+  private sweep(now: number): void {
+    const cutoff = now - this.maxWindowMs;
+    for (const map of [this.states.a, this.states.b]) {
+      for (const [keyId, state] of map) {
+        state.ring?.evictUpTo(cutoff);
+        const ringIdle = state.ring === null || state.ring.size === 0;
+        const fixedIdle = state.fixed === null || state.fixed.startMs + state.fixed.windowMs <= now;
+        const restored = state.restored;
+        if (restored !== null && restoredHitMs(restored.seconds[restored.seconds.length - 1]!) <= cutoff) {
+          state.restored = null;
+        }
+        if (ringIdle && fixedIdle && state.restored === null && !state.queued) map.delete(keyId);
+      }
+    }
+  }
+
+  private onTimer(): void {
+    // Skip a tick while the previous flush is still running rather than queueing flushes behind a slow store.
+    if (this.timerFlushRunning) return;
+    this.timerFlushRunning = true;
+    this.flush()
+      .catch(this.onError)
+      .finally(() => {
+        this.timerFlushRunning = false;
+      });
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+const unused = (policy: RateLimitPolicy, now: number): RateLimitDecision => ({
+  allowed: policy.limit > 0,
+  limit: policy.limit,
+  remaining: Math.max(0, policy.limit),
+  resetAtMs:
+    policy.kind === 'fixed'
+      ? Math.floor(now / policy.windowMs) * policy.windowMs + policy.windowMs
+      : now + policy.windowMs,
+  retryAfterMs: policy.limit > 0 ? 0 : policy.windowMs,
+});
+
+const defaultOnError = (err: unknown): void => {
+  process.emitWarning(
+    `rate-limit state flush failed, will retry: ${err instanceof Error ? err.message : String(err)}`,
+  );
+};

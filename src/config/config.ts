@@ -1,0 +1,109 @@
+import type { Plan } from '../core/keys/model.ts';
+import { DAY_MS, HOUR_MS } from '../core/clock.ts';
+
+/**
+ * Configuration, parsed once at start-up into a frozen object. This module is the only reader of
+ * process.env (STYLE.md). Precedence: defaults ← environment ← flags (passed as overrides).
+ */
+export interface Config {
+  /** TCP port of the HTTP server. Env PORT. (Default: 3000) */
+  port: number;
+  /** Interface to bind. Env HOST. (Default: 127.0.0.1; use 0.0.0.0 in a container) */
+  host: string;
+  /** `sqlite:PATH`, a file path, or `postgres://…`. Env DATABASE_URL. (Default: sqlite:./data/purerank.db) */
+  databaseUrl: string;
+  /** Optional; when set, rate-limit state is shared through Redis. Env REDIS_URL. */
+  redisUrl: string | null;
+  /** Bearer token of the operator API; null turns /admin/v1 off. Env PURERANK_ADMIN_TOKEN (≥ 32 chars). */
+  adminToken: string | null;
+  /** pino level. Env LOG_LEVEL. (Default: info) */
+  logLevel: string;
+  /** One log line per request. Env LOG_REQUESTS. (Default: false: it costs ~30% throughput) */
+  logRequests: boolean;
+  /** Load the demo dataset into an empty database at start-up. Env PURERANK_SEED_DEMO. (Default: true) */
+  seedDemoWhenEmpty: boolean;
+  limits: {
+    /** Variant A: requests per UTC hour, per plan. custom = per-account value or this default. */
+    hourly: Record<Plan, number>;
+    /** Variant B: requests per rolling 24 h, per plan. */
+    daily: Record<Plan, number>;
+  };
+  /** Days after testing beyond which a batch is `stale`. (Default: 150) */
+  batchStaleAfterDays: number;
+  priceStaleness: { liveStaleMs: number; baselineStaleMs: number };
+  /** Entries of score history served (newest N, oldest first). (Default: 30) */
+  scoreHistoryLength: number;
+  /** Largest import body accepted by POST /admin/v1/import, bytes. (Default: 64 MiB) */
+  importMaxBytes: number;
+}
+
+export const DEFAULTS: Config = {
+  port: 3000,
+  host: '127.0.0.1',
+  databaseUrl: 'sqlite:./data/purerank.db',
+  redisUrl: null,
+  adminToken: null,
+  logLevel: 'info',
+  logRequests: false,
+  seedDemoWhenEmpty: true,
+  limits: {
+    hourly: { free: 0, pro: 1_000, enterprise: 10_000, custom: 100_000 },
+    daily: { free: 0, pro: 1_000, enterprise: 1_000, custom: 100_000 },
+  },
+  batchStaleAfterDays: 150,
+  priceStaleness: { liveStaleMs: 72 * HOUR_MS, baselineStaleMs: 90 * DAY_MS },
+  scoreHistoryLength: 30,
+  importMaxBytes: 64 * 1024 * 1024,
+};
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+const int = (env: Env, name: string, fallback: number, min: number, max: number): number => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got '${raw}'`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+};
+
+const bool = (env: Env, name: string, fallback: boolean): boolean => {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
+};
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Readonly<Config> {
+  const adminToken = env.PURERANK_ADMIN_TOKEN || null;
+  if (adminToken !== null && adminToken.length < 32) {
+    throw new ConfigError('PURERANK_ADMIN_TOKEN must be at least 32 characters (or unset to turn the operator API off)');
+  }
+  const cfg: Config = {
+    ...DEFAULTS,
+    port: int(env, 'PORT', DEFAULTS.port, 0, 65_535),
+    host: env.HOST || DEFAULTS.host,
+    databaseUrl: env.DATABASE_URL || DEFAULTS.databaseUrl,
+    redisUrl: env.REDIS_URL || null,
+    adminToken,
+    logLevel: env.LOG_LEVEL || DEFAULTS.logLevel,
+    logRequests: bool(env, 'LOG_REQUESTS', DEFAULTS.logRequests),
+    seedDemoWhenEmpty: bool(env, 'PURERANK_SEED_DEMO', DEFAULTS.seedDemoWhenEmpty),
+    batchStaleAfterDays: int(env, 'BATCH_STALE_DAYS', DEFAULTS.batchStaleAfterDays, 1, 3650),
+    priceStaleness: {
+      liveStaleMs: int(env, 'PRICE_LIVE_STALE_HOURS', 72, 1, 24 * 365) * HOUR_MS,
+      baselineStaleMs: int(env, 'PRICE_BASELINE_STALE_DAYS', 90, 1, 3650) * DAY_MS,
+    },
+    scoreHistoryLength: int(env, 'SCORE_HISTORY_LENGTH', DEFAULTS.scoreHistoryLength, 1, 1000),
+    ...overrides,
+  };
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(cfg.logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  return Object.freeze(cfg);
+}

@@ -1,0 +1,24 @@
+import { invalidParameter } from '../errors.ts';
+import { batchKey } from '../import/records.ts';
+import type { BatchStore } from '../ports.ts';
+import { DEFAULT_STALE_AFTER_DAYS, resolveBatch } from './batch-state.ts';
+import type { BatchVerification } from './model.ts';
+
+export const MAX_BATCH_ID_LENGTH = 128;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we refuse
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Looks a batch number up. Always an answer: an unknown batch is `missing`, not an error. */
+export async function lookupBatch(
+  store: BatchStore,
+  rawId: string,
+  nowMs: number,
+  opts: { vendor?: string; staleAfterDays?: number } = {},
+): Promise<BatchVerification> {
+  const id = rawId.normalize('NFKC').trim();
+  if (id === '') throw invalidParameter('batchId', 'must not be blank.');
+  if (id.length > MAX_BATCH_ID_LENGTH) throw invalidParameter('batchId', `must be at most ${MAX_BATCH_ID_LENGTH} characters.`);
+  if (CONTROL.test(id)) throw invalidParameter('batchId', 'must not contain control characters.');
+  const records = await store.findByKey(batchKey(id), opts.vendor);
+  return resolveBatch(id, records, nowMs, opts.staleAfterDays ?? DEFAULT_STALE_AFTER_DAYS);
+}

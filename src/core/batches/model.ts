@@ -1,0 +1,48 @@
+export type BatchStatus = 'approved' | 'pending' | 'rejected';
+
+/** A stored batch record joined with its vendor, peptide and lab. */
+export interface BatchRecord {
+  batchId: string;
+  status: BatchStatus;
+  vendorSlug: string;
+  vendorName: string;
+  vendorVerified: boolean;
+  peptideName: string;
+  purity: number | null;
+  labName: string | null;
+  testMethod: string | null;
+  testedAt: string | null;
+  source: string | null;
+  sourceUrl: string | null;
+  submittedAt: string | null;
+}
+
+interface Tested {
+  batchId: string;
+  peptideName: string;
+  vendorSlug: string;
+  vendorName: string;
+  vendorVerified: boolean;
+  purity: number;
+  lab: string;
+  testMethod: string;
+  testedAt: string;
+  ageDays: number;
+  source: string;
+  sourceUrl: string;
+}
+
+/** The answer of a batch lookup: a union discriminated by `state`. */
+export type BatchVerification =
+  | ({ state: 'verified' } & Tested)
+  | ({ state: 'stale' } & Tested)
+  | {
+      state: 'pending';
+      batchId: string;
+      peptideName: string;
+      vendorSlug: string;
+      vendorName: string;
+      vendorVerified: boolean;
+      submittedAt: string;
+    }
+  | { state: 'missing'; batchId: string };

@@ -1,0 +1,54 @@
+import type { DataState, StateStore } from '../ports.ts';
+
+type Listener = (next: DataState, prev: DataState) => void;
+
+/**
+ * Keeps this instance's idea of the data and key versions current. Every request calls check():
+ * when nothing may have changed it returns null without awaiting anything, so the hot path pays
+ * one synchronous probe; otherwise it re-reads the versions and tells listeners (read model, key
+ * cache, response cache) what moved.
+ */
+export class Freshness {
+  private refreshing: Promise<void> | null = null;
+
+  private constructor(
+    private readonly store: StateStore,
+    private current: DataState,
+    private readonly listeners: Listener[] = [],
+  ) {}
+
+  static async start(store: StateStore): Promise<Freshness> {
+    return new Freshness(store, await store.read());
+  }
+
+  get state(): DataState {
+    return this.current;
+  }
+
+  onChange(listener: Listener): void {
+    this.listeners.push(listener);
+  }
+
+  check(): Promise<void> | null {
+    if (this.refreshing) return this.refreshing;
+    if (!this.store.externalChangeSuspected()) return null;
+    return this.refresh();
+  }
+
+  refresh(): Promise<void> {
+    if (this.refreshing) return this.refreshing;
+    this.refreshing = (async () => {
+      try {
+        const next = await this.store.read();
+        const prev = this.current;
+        this.current = next;
+        if (next.dataVersion !== prev.dataVersion || next.keysVersion !== prev.keysVersion) {
+          for (const l of this.listeners) l(next, prev);
+        }
+      } finally {
+        this.refreshing = null;
+      }
+    })();
+    return this.refreshing;
+  }
+}

@@ -1,0 +1,32 @@
+export const PLANS = ['free', 'pro', 'enterprise', 'custom'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export interface Account {
+  id: number;
+  name: string;
+  plan: Plan;
+  /** Per-account limits, used by the `custom` plan; null = the plan's default. */
+  rateLimitA: number | null;
+  rateLimitB: number | null;
+  createdAt: string;
+}
+
+/** What a valid key resolves to on the hot path. */
+export interface Principal {
+  keyId: string;
+  accountId: number;
+  accountName: string;
+  plan: Plan;
+  rateLimitA: number | null;
+  rateLimitB: number | null;
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  accountId: number;
+  name: string | null;
+  /** Display prefix, e.g. `prk_live_Ab12`: enough to recognise a key, useless to an attacker. */
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}

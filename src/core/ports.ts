@@ -1,0 +1,93 @@
+import type { BatchRecord } from './batches/model.ts';
+import type { ImportBatch } from './import/records.ts';
+import type { Account, ApiKeyInfo, Plan, Principal } from './keys/model.ts';
+import type { Peptide } from './peptides/model.ts';
+import type { StoredPrice } from './prices/model.ts';
+import type { RateLimitStateStore } from './ratelimit/model.ts';
+import type { Vendor, VendorDetail } from './vendors/model.ts';
+
+/** Versions that tell every instance what it may still serve from memory. */
+export interface DataState {
+  dataVersion: number;
+  keysVersion: number;
+  /** When catalog data last changed (ISO 8601): Variant B's `data_updated_at`. */
+  dataUpdatedAt: string;
+}
+
+export interface StateStore {
+  read(): Promise<DataState>;
+  /**
+   * True when another process or instance may have committed since the last read(): the hot path
+   * asks this on every request, so it must be synchronous and cheap (SQLite: PRAGMA data_version;
+   * PostgreSQL: a flag set by LISTEN/NOTIFY and a poll).
+   */
+  externalChangeSuspected(): boolean;
+}
+
+export interface AccountStore {
+  create(input: { name: string; plan: Plan; rateLimitA?: number | null; rateLimitB?: number | null }): Promise<Account>;
+  findByName(name: string): Promise<Account | null>;
+  list(): Promise<Account[]>;
+}
+
+export interface KeyStore {
+  insert(input: { id: string; accountId: number; name: string | null; prefix: string; hash: string }): Promise<ApiKeyInfo>;
+  /** One indexed lookup; revoked keys are returned too (with revoked = true) so callers can tell. */
+  findByHash(hash: string): Promise<(Principal & { revoked: boolean }) | null>;
+  listForAccount(accountId: number): Promise<ApiKeyInfo[]>;
+  /** Finds keys by id, display prefix or hash (revocation accepts any of them). */
+  findForRevocation(ref: { id?: string; prefix?: string; hash?: string }): Promise<ApiKeyInfo[]>;
+  revoke(id: string): Promise<ApiKeyInfo | null>;
+}
+
+export interface CatalogStore {
+  /** Every vendor with effective pillars and score, for the read model. */
+  listVendors(): Promise<Vendor[]>;
+  /** Composite history per vendor id, oldest first, newest `perVendor` of each. */
+  scoreHistories(perVendor: number): Promise<Map<number, number[]>>;
+  getVendorDetail(slug: string, historyLength: number): Promise<VendorDetail | null>;
+  getPeptide(slug: string): Promise<Peptide | null>;
+  listPeptides(): Promise<Peptide[]>;
+  /** Every stored listing of a peptide, both sources, with vendor display facts. */
+  listPrices(peptideId: number): Promise<StoredPrice[]>;
+}
+
+export interface BatchStore {
+  /** All records whose batch_key equals `key` (optionally of one vendor), in no particular order. */
+  findByKey(key: string, vendorSlug?: string): Promise<BatchRecord[]>;
+}
+
+export interface ImportCounts {
+  [type: string]: number;
+}
+
+export interface ImportStore {
+  /** Natural keys that already exist, for reference checks before anything is written. */
+  existingKeys(batch: ImportBatch): Promise<ExistingKeys>;
+  /**
+   * Applies one validated import in ONE transaction: upserts, score recomputation of affected
+   * vendors (with history), and a data-version bump. All or nothing.
+   */
+  apply(batch: ImportBatch, opts: { nowIso: string; reason: string }): Promise<ImportCounts>;
+}
+
+export interface ExistingKeys {
+  accounts: Set<string>;
+  vendors: Set<string>;
+  peptides: Set<string>;
+  labs: Set<string>;
+  reviews: Set<string>;
+}
+
+/** The storage the core depends on; implemented once with Kysely for SQLite and PostgreSQL. */
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  state: StateStore;
+  accounts: AccountStore;
+  keys: KeyStore;
+  catalog: CatalogStore;
+  batches: BatchStore;
+  imports: ImportStore;
+  rateLimits: RateLimitStateStore;
+  close(): Promise<void>;
+}

@@ -1,0 +1,21 @@
+import { notFound } from '../errors.ts';
+import type { Peptide } from '../peptides/model.ts';
+import type { CatalogStore } from '../ports.ts';
+import type { PriceRow } from './model.ts';
+import { mergePriceTable, type StalenessRules } from './price-table.ts';
+
+export interface PriceTable {
+  peptide: Peptide;
+  prices: PriceRow[];
+}
+
+export async function getPriceTable(
+  store: CatalogStore,
+  slug: string,
+  nowMs: number,
+  rules?: StalenessRules,
+): Promise<PriceTable> {
+  const peptide = await store.getPeptide(slug);
+  if (!peptide) throw notFound('Peptide', slug);
+  return { peptide, prices: mergePriceTable(await store.listPrices(peptide.id), nowMs, rules) };
+}

@@ -1,0 +1,47 @@
+import { DAY_MS, HOUR_MS } from '../clock.ts';
+import type { PriceRow, StoredPrice } from './model.ts';
+
+export interface StalenessRules {
+  /** A live row not refreshed for this long is stale. Default 72 h. */
+  liveStaleMs: number;
+  /** A baseline row older than this is stale. Default 90 days. */
+  baselineStaleMs: number;
+}
+
+export const DEFAULT_STALENESS: StalenessRules = { liveStaleMs: 72 * HOUR_MS, baselineStaleMs: 90 * DAY_MS };
+
+/**
+ * Merges live listings over the static baseline: a live row replaces the baseline row of the same
+ * vendor and vial size. Sorted in-stock first, then claimed vendors, then ascending exact price
+ * per mg (ties: vendor slug, then vial size), so the first in-stock row is the best price.
+ */
+export function mergePriceTable(rows: readonly StoredPrice[], nowMs: number, rules = DEFAULT_STALENESS): PriceRow[] {
+  const live = new Set(rows.filter((r) => r.source === 'live').map((r) => `${r.vendorSlug}\u0000${r.vialMg}`));
+  const merged: PriceRow[] = [];
+  for (const r of rows) {
+    if (r.source === 'baseline' && live.has(`${r.vendorSlug}\u0000${r.vialMg}`)) continue;
+    const age = nowMs - Date.parse(r.updatedAt);
+    const isLive = r.source === 'live';
+    merged.push({
+      vendorSlug: r.vendorSlug,
+      vendorName: r.vendorName,
+      totalUsd: r.totalUsd,
+      vialMg: r.vialMg,
+      perMg: r.totalUsd / r.vialMg,
+      inStock: r.inStock,
+      claimed: r.claimed,
+      live: isLive,
+      stale: age > (isLive ? rules.liveStaleMs : rules.baselineStaleMs),
+      updatedAt: r.updatedAt,
+    });
+  }
+  return merged.sort(comparePriceRows);
+}
+
+export function comparePriceRows(a: PriceRow, b: PriceRow): number {
+  if (a.inStock !== b.inStock) return a.inStock ? -1 : 1;
+  if (a.claimed !== b.claimed) return a.claimed ? -1 : 1;
+  if (a.perMg !== b.perMg) return a.perMg - b.perMg;
+  if (a.vendorSlug !== b.vendorSlug) return a.vendorSlug < b.vendorSlug ? -1 : 1;
+  return a.vialMg - b.vialMg;
+}

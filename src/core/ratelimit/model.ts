@@ -1,0 +1,73 @@
+/**
+ * Rate limiting as the core sees it. Counting is per key and per variant ("scope"), so Variant A's
+ * hourly quota and Variant B's daily quota never share a counter.
+ */
+export type RateLimitScope = 'a' | 'b';
+
+/** How a quota is counted. */
+export type RateLimitPolicy =
+  /** Fixed windows aligned to the UTC epoch (e.g. the UTC hour for windowMs = 3 600 000). */
+  | { kind: 'fixed'; limit: number; windowMs: number }
+  /** Exact rolling window: at most `limit` admitted requests in any span of `windowMs`. */
+  | { kind: 'rolling'; limit: number; windowMs: number };
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  /** Requests left in the window after this one (0 when denied). */
+  remaining: number;
+  /** Unix ms when the window resets (fixed) or the oldest counted request leaves it (rolling). */
+  resetAtMs: number;
+  /** When denied: ms until a request would be admitted. 0 when allowed. */
+  retryAfterMs: number;
+  /**
+   * Identifies the counted hit so it can be refunded (a 304 is not counted, DESIGN.md §4).
+   * Absent when denied.
+   */
+  hit?: RateLimitHit;
+}
+
+export interface RateLimitHit {
+  keyId: string;
+  scope: RateLimitScope;
+  atMs: number;
+  /** Unique per hit, so a refund removes exactly this one. */
+  seq: number;
+}
+
+/**
+ * The port. Implementations: in-memory (persisted to the store, at least every second) and Redis
+ * (shared across instances). consume() is atomic: concurrent requests at the edge never over-admit.
+ */
+export interface RateLimiter {
+  consume(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): Promise<RateLimitDecision>;
+  /** Un-count a hit that turned out not to count (e.g. a 304). Idempotent. */
+  refund(hit: RateLimitHit, policy: RateLimitPolicy): Promise<void>;
+  /** Current usage without counting (for dashboards and headers on uncounted responses). */
+  peek(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): Promise<RateLimitDecision>;
+  /** Persist pending state now (called on a timer and at shutdown). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Persistence of in-memory limiter state in the main store, so quotas survive a restart.
+ * Hits are kept aggregated per (key, scope, second): a restored hit is treated as happening at the
+ * END of its second, so a restart can only make the limiter stricter, never over-admit.
+ */
+export interface RateLimitHitCount {
+  keyId: string;
+  scope: RateLimitScope;
+  /** Unix seconds. */
+  second: number;
+  count: number;
+}
+
+export interface RateLimitStateStore {
+  /** Add counts (upsert-add per key/scope/second). Negative counts record refunds. */
+  addHits(counts: RateLimitHitCount[]): Promise<void>;
+  /** All counts at or after `sinceSecond`, oldest first. */
+  loadHits(sinceSecond: number): Promise<RateLimitHitCount[]>;
+  /** Drop counts older than `beforeSecond`. */
+  pruneHits(beforeSecond: number): Promise<void>;
+}

@@ -1,0 +1,93 @@
+import type { Category } from './demo-peptides.ts';
+
+/**
+ * Extra peptide stems so 2,000 synthetic peptides do not all derive from the demo's 44 names.
+ * Weights are approximate; this data only feeds benchmarks.
+ */
+export const EXTRA_STEMS: readonly [name: string, category: Category, mw: string][] = [
+  ['Mazdutide', 'metabolic', '4535.0'],
+  ['Survodutide', 'metabolic', '4231.7'],
+  ['Adipotide', 'metabolic', '2611.4'],
+  ['Follistatin-344', 'muscle', '31500.0'],
+  ['PEG-MGF', 'muscle', '3117.5'],
+  ['MGF', 'muscle', '2867.6'],
+  ['FOXO4-DRI', 'longevity', '5358.0'],
+  ['Cortagen', 'cognitive', '430.4'],
+  ['Vilon', 'immune', '275.3'],
+  ['Thymogen', 'immune', '333.3'],
+  ['Cardiogen', 'longevity', '489.5'],
+  ['Livagen', 'longevity', '475.5'],
+  ['Vesugen', 'longevity', '390.4'],
+  ['Bronchogen', 'immune', '446.5'],
+  ['Chonluten', 'healing', '319.3'],
+  ['Crystagen', 'immune', '359.3'],
+  ['Glutathione', 'longevity', '307.3'],
+  ['Leuprolide', 'sexual-health', '1209.4'],
+  ['Triptorelin', 'sexual-health', '1311.5'],
+  ['Octreotide', 'metabolic', '1019.2'],
+  ['Teriparatide', 'healing', '4117.8'],
+  ['Abaloparatide', 'healing', '3960.6'],
+  ['Matrixyl', 'cosmetic', '802.1'],
+  ['Leuphasyl', 'cosmetic', '568.7'],
+  ['Orexin-A', 'sleep', '3561.1'],
+  ['Galanin', 'sleep', '3157.4'],
+];
+
+export const VENDOR_WORDS_A = [
+  'Apex',
+  'Nova',
+  'Vertex',
+  'Summit',
+  'Crest',
+  'Pioneer',
+  'Atlas',
+  'Zenith',
+  'Orbit',
+  'Prime',
+  'Stellar',
+  'Cedar',
+  'Harbor',
+  'Ridge',
+  'Polar',
+  'Ember',
+  'Falcon',
+  'Lotus',
+  'Mosaic',
+  'Quantum',
+  'Sequoia',
+  'Meadow',
+  'Onyx',
+  'Beacon',
+  'Cascade',
+  'Granite',
+  'Indigo',
+  'Kelvin',
+  'Lattice',
+  'Tundra',
+];
+export const VENDOR_WORDS_B = [
+  'Peptide',
+  'Bio',
+  'Amino',
+  'Research',
+  'Chem',
+  'Synthetics',
+  'Compound',
+  'Helix',
+];
+export const VENDOR_WORDS_C = ['Co', 'Labs', 'Supply', 'Works', 'Group', 'Direct', 'House', 'Sciences'];
+
+export const COUNTRIES = [
+  'United States',
+  'United States',
+  'United States',
+  'Canada',
+  'United Kingdom',
+  'Germany',
+  'Netherlands',
+  'Australia',
+  'Ireland',
+  'Sweden',
+  'Poland',
+  'New Zealand',
+];

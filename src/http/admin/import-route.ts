@@ -1,0 +1,95 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Type as T } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { importJsonLines } from '../../core/import/import-data.ts';
+import { sendError } from '../error-body.ts';
+import type { AppServices } from '../services.ts';
+import { commonErrors } from '../shared-schemas.ts';
+
+/** The import report lists at most this many bad lines; `error_count` has them all. */
+const MAX_REPORTED = 1000;
+
+const ImportOk = T.Object(
+  {
+    imported: T.Boolean(),
+    lines: T.Integer(),
+    counts: T.Record(T.String(), T.Integer(), { description: 'Records written per type.' }),
+  },
+  { $id: 'ImportResult', title: 'ImportResult' },
+);
+
+const ImportRejected = T.Object(
+  {
+    error: T.Object({
+      code: T.Literal('invalid_parameter'),
+      message: T.String(),
+      status: T.Literal(400),
+      request_id: T.String(),
+      error_count: T.Integer(),
+      lines: T.Array(T.Object({ line: T.Integer(), message: T.String() })),
+    }),
+  },
+  { $id: 'ImportRejected', title: 'ImportRejected', description: 'Nothing was written; every bad line is listed.' },
+);
+
+export function adminGuard(token: string) {
+  const expected = Buffer.from(`Bearer ${token}`);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const given = Buffer.from(request.headers.authorization ?? '');
+    // Constant-time comparison: the admin token must not leak through timing.
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return sendError(request, reply, 'invalid_api_key', 'The admin token is not valid.');
+    }
+    return undefined;
+  };
+}
+
+export function importRoute(app: FastifyInstance, s: AppServices): void {
+  app.addContentTypeParser(
+    ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines', 'text/plain'],
+    { parseAs: 'string', bodyLimit: s.config.importMaxBytes },
+    (_req, body, done) => done(null, body),
+  );
+  app.post<{ Body: string }>(
+    '/import',
+    {
+      bodyLimit: s.config.importMaxBytes,
+      schema: {
+        operationId: 'importData',
+        summary: 'Import JSON Lines',
+        description:
+          'Loads the JSON Lines format of docs/import-format.md. All or nothing: any bad line rejects the file ' +
+          'with every bad line listed, and nothing is written. Idempotent (upserts by natural key).',
+        tags: ['import'],
+        consumes: ['application/x-ndjson'],
+        body: T.String({ description: 'JSON Lines, one record per line.' }),
+        response: { 200: ImportOk, ...commonErrors({ 400: 'The file has bad lines; nothing was written.' }) },
+      },
+    },
+    async (request, reply) => {
+      if (typeof request.body !== 'string') {
+        return sendError(request, reply, 'unsupported_media_type', 'Send the file as application/x-ndjson.');
+      }
+      const result = await importJsonLines(request.body.split('\n'), { store: s.store.imports, clock: s.clock }, {
+        reason: 'admin import',
+      });
+      if (!result.ok) {
+        const n = result.errors.length;
+        return reply.code(400).send({
+          error: {
+            code: 'invalid_parameter',
+            message: `The file has ${n} bad line${n === 1 ? '' : 's'}; nothing was imported.`,
+            status: 400,
+            request_id: request.id,
+            error_count: n,
+            lines: result.errors.slice(0, MAX_REPORTED),
+          },
+        });
+      }
+      await s.freshness.refresh();
+      return { imported: true, lines: result.lines, counts: result.counts };
+    },
+  );
+}
+
+export const ImportSchemas = { ImportOk, ImportRejected };

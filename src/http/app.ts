@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import './fastify-decorations.ts';
+import './request-context.ts';
+import '../core/validation/formats.ts';
+import { ADMIN_PREFIX, adminApi } from './admin/index.ts';
+import { docsRoutes } from './docs/docs-routes.ts';
+import { registerErrorHandling } from './errors.ts';
+import { refundRate } from './guard.ts';
+import { OpenApiCollector } from './openapi/build-document.ts';
+import { ResponseCache } from './response-cache.ts';
+import type { AppServices } from './services.ts';
+import { ErrorBodySchema } from './shared-schemas.ts';
+import { VARIANT_B_PREFIX, variantB } from './variant-b/index.ts';
+
+export interface AppOptions {
+  /** pino logger options, or false for none (tests). */
+  logger?: boolean | { level: string };
+  /** Base URL shown in the OpenAPI documents. */
+  publicUrl?: string;
+}
+
+const VERSION = '1.0.0';
+
+/** Builds the whole HTTP surface without listening (tests use inject(); main/serve listens). */
+export async function buildApp(services: AppServices, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    logController: new LogController({ disableRequestLogging: !services.config.logRequests, requestIdLogLabel: 'request_id' }),
+    genReqId: () => randomUUID(),
+    // Path params are matched raw and decoded by the router; allow long batch numbers.
+    routerOptions: { maxParamLength: 600, ignoreTrailingSlash: false },
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false } },
+    return503OnClosing: true,
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.decorate('refundRate', (request, reply) => refundRate(services, request, reply));
+  registerErrorHandling(app);
+  app.addSchema(ErrorBodySchema);
+
+  const cache = new ResponseCache();
+  services.freshness.onChange((next, prev) => {
+    if (next.keysVersion !== prev.keysVersion) services.auth.invalidate();
+    if (next.dataVersion !== prev.dataVersion) cache.clear();
+  });
+
+  const base = opts.publicUrl ?? `http://localhost:${services.config.port}`;
+  const docB = new OpenApiCollector(VARIANT_B_PREFIX);
+  docB.attach(app);
+  const docAdmin = new OpenApiCollector(ADMIN_PREFIX);
+  docAdmin.attach(app);
+
+  await app.register(variantB(services, cache), { prefix: VARIANT_B_PREFIX });
+  if (services.config.adminToken) await app.register(adminApi(services, services.config.adminToken), { prefix: ADMIN_PREFIX });
+
+  const specB = docB.build(
+    {
+      title: 'PureRank API — Variant B',
+      version: VERSION,
+      description:
+        'Variant B of the PureRank interface: every success is `{data, data_updated_at}`. Rate limit: 1,000 ' +
+        'requests per key per rolling 24 hours (429 with Retry-After). Errors: `{error:{code,message,status,request_id}}`.',
+      serverUrl: `${base}${VARIANT_B_PREFIX}`,
+    },
+    'bearer',
+  );
+  const specs = [{ name: 'Variant B (/api/v1)', url: `${VARIANT_B_PREFIX}/openapi.json` }];
+  app.get(`${VARIANT_B_PREFIX}/openapi.json`, async () => specB);
+  if (services.config.adminToken) {
+    const specAdmin = docAdmin.build(
+      { title: 'PureRank operator API', version: VERSION, description: 'For operators. Admin token.', serverUrl: `${base}${ADMIN_PREFIX}` },
+      'admin',
+    );
+    app.get(`${ADMIN_PREFIX}/openapi.json`, async () => specAdmin);
+    specs.push({ name: 'Operator API (/admin/v1)', url: `${ADMIN_PREFIX}/openapi.json` });
+  }
+  await app.register(docsRoutes(specs));
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/', async (_req, reply) => reply.redirect('/docs'));
+  return app;
+}

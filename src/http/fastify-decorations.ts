@@ -1,0 +1,19 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** See guard.ts refundRate: a 304 is not counted against the rate limit. */
+    refundRate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+}
+
+declare module 'fastify' {
+  /** Documentation fields read by the OpenAPI collector (openapi/build-document.ts). */
+  interface FastifySchema {
+    operationId?: string;
+    summary?: string;
+    description?: string;
+    tags?: string[];
+    consumes?: string[];
+  }
+}

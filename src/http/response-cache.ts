@@ -1,0 +1,43 @@
+import type { CachedBody } from './conditional.ts';
+
+interface Entry extends CachedBody {
+  version: number;
+  /** Unix ms after which the body may be wrong (time-dependent fields such as ageDays, stale). */
+  validUntil: number;
+}
+
+/**
+ * Serialized bodies per (variant, route, parameters), valid for one data version and, for bodies
+ * that depend on the clock, until the next moment one of their fields would change. Serializing
+ * per request costs ~3× the throughput of sending bytes (DESIGN.md §3); this is the fix.
+ * Bounded: when full it is cleared, which is cheap and only costs a re-serialization.
+ */
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly maxEntries = 20_000) {}
+
+  get(key: string, version: number, nowMs: number): CachedBody | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    if (e.version !== version || nowMs >= e.validUntil) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return e;
+  }
+
+  set(key: string, version: number, body: CachedBody, validUntil = Number.POSITIVE_INFINITY): CachedBody {
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { ...body, version, validUntil });
+    return body;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

@@ -1,0 +1,19 @@
+import type { Config } from '../config/config.ts';
+import type { CatalogReadModel } from '../core/catalog/read-model.ts';
+import type { Freshness } from '../core/catalog/freshness.ts';
+import type { Clock } from '../core/clock.ts';
+import type { ImportWriter } from '../core/import/import-data.ts';
+import type { KeyAuthenticator } from '../core/keys/authenticate.ts';
+import type { Store } from '../core/ports.ts';
+import type { RateLimiter } from '../core/ratelimit/model.ts';
+
+/** Everything the HTTP layer is handed by the composition root (src/container.ts). */
+export interface AppServices {
+  config: Readonly<Config>;
+  clock: Clock;
+  store: Store & { imports: ImportWriter };
+  freshness: Freshness;
+  auth: KeyAuthenticator;
+  catalog: CatalogReadModel;
+  limiter: RateLimiter;
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { DAY_MS } from '../../core/clock.ts';
+import type { Principal } from '../../core/keys/model.ts';
+import type { RateLimitPolicy } from '../../core/ratelimit/model.ts';
+import { registerGuard } from '../guard.ts';
+import type { ResponseCache } from '../response-cache.ts';
+import type { AppServices } from '../services.ts';
+import { getPricesRoute } from './routes/get-prices.ts';
+import { getVendorRoute } from './routes/get-vendor.ts';
+import { listVendorsRoute } from './routes/list-vendors.ts';
+import { lookupBatchRoute } from './routes/lookup-batch.ts';
+
+export const VARIANT_B_PREFIX = '/api/v1';
+
+/** Variant B (`/api/v1`): a thin adapter: parse, call the core, present in B's shape. */
+export function variantB(services: AppServices, cache: ResponseCache) {
+  const policies = new Map<number, RateLimitPolicy>();
+  const policyFor = (p: Principal): RateLimitPolicy => {
+    const limit = p.rateLimitB ?? services.config.limits.daily[p.plan];
+    let policy = policies.get(limit);
+    if (!policy) {
+      policy = { kind: 'rolling', limit, windowMs: DAY_MS };
+      policies.set(limit, policy);
+    }
+    return policy;
+  };
+  return async function plugin(app: FastifyInstance): Promise<void> {
+    registerGuard(app, services, {
+      scope: 'b',
+      policyFor,
+      limitMessage: (policy, retryAfter) =>
+        `Rate limit exceeded: ${policy.limit} requests per 24 hours per key (rolling window). Retry in ${retryAfter} s.`,
+    });
+    listVendorsRoute(app, services, cache);
+    getVendorRoute(app, services, cache);
+    getPricesRoute(app, services, cache);
+    lookupBatchRoute(app, services, cache);
+  };
+}

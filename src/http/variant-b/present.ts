@@ -1,0 +1,68 @@
+import type { ScoredVendor } from '../../core/catalog/read-model.ts';
+import type { PriceTable } from '../../core/prices/get-price-table.ts';
+import type { VendorPage } from '../../core/vendors/list-vendors.ts';
+import type { VendorDetail } from '../../core/vendors/model.ts';
+import type { BatchVerification } from '../../core/batches/model.ts';
+
+/**
+ * Variant B's shapes, field by field (no recursive re-casing): camelCase where the spec says so,
+ * every success wrapped as `{data, data_updated_at}`.
+ */
+const envelope = (data: unknown, dataUpdatedAt: string): string =>
+  JSON.stringify({ data, data_updated_at: dataUpdatedAt });
+
+const listItem = (v: ScoredVendor) => ({
+  slug: v.slug,
+  name: v.name,
+  score: v.score,
+  verified: v.verified,
+  location: v.location,
+  pillars: v.pillars,
+});
+
+export const presentVendorPage = (page: VendorPage, at: string): string =>
+  envelope({ vendors: page.vendors.map(listItem), total: page.total, limit: page.limit, offset: page.offset }, at);
+
+export const presentVendorDetail = (v: VendorDetail, at: string): string =>
+  envelope(
+    {
+      slug: v.slug,
+      name: v.name,
+      score: v.score,
+      verified: v.verified,
+      pending: v.pending,
+      location: v.location,
+      pillars: v.pillars,
+      description: v.description,
+      // Outbound links are a premium listing feature (DESIGN.md §4).
+      ...(v.listingPlan === 'premium' && v.website ? { website: v.website } : {}),
+      scoreHistory: v.scoreHistory,
+    },
+    at,
+  );
+
+const round4 = (n: number): number => Math.round(n * 10_000) / 10_000;
+
+export const presentPriceTable = (t: PriceTable, at: string): string =>
+  envelope(
+    {
+      slug: t.peptide.slug,
+      name: t.peptide.name,
+      category: t.peptide.category,
+      prices: t.prices.map((p) => ({
+        vendorSlug: p.vendorSlug,
+        vendorName: p.vendorName,
+        totalUsd: p.totalUsd,
+        vialMg: p.vialMg,
+        perMg: round4(p.perMg),
+        inStock: p.inStock,
+        claimed: p.claimed,
+        live: p.live,
+        stale: p.stale,
+        updatedAt: p.updatedAt,
+      })),
+    },
+    at,
+  );
+
+export const presentBatch = (b: BatchVerification, at: string): string => envelope(b, at);

@@ -1,0 +1,36 @@
+import { Type as T } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { getVendor } from '../../../core/vendors/get-vendor.ts';
+import { sendJson, toCachedBody } from '../../conditional.ts';
+import type { ResponseCache } from '../../response-cache.ts';
+import type { AppServices } from '../../services.ts';
+import { commonErrors } from '../../shared-schemas.ts';
+import { presentVendorDetail } from '../present.ts';
+import { VendorDetailB } from '../schemas.ts';
+
+export function getVendorRoute(app: FastifyInstance, s: AppServices, cache: ResponseCache): void {
+  app.get<{ Params: { slug: string } }>(
+    '/vendors/:slug',
+    {
+      schema: {
+        operationId: 'getVendor',
+        summary: 'Vendor report',
+        description: 'One vendor with pillars and score history. `website` only for premium listings.',
+        tags: ['vendors'],
+        params: T.Object({ slug: T.String({ maxLength: 200, description: 'Vendor slug.' }) }),
+        response: { 200: VendorDetailB, ...commonErrors({ 404: 'No vendor with that slug (`not_found`).' }) },
+      },
+    },
+    async (request, reply) => {
+      const { slug } = request.params;
+      const state = s.freshness.state;
+      const key = `b:vendor:${slug}`;
+      let body = cache.get(key, state.dataVersion, 0);
+      if (!body) {
+        const v = await getVendor(s.store.catalog, slug, s.config.scoreHistoryLength);
+        body = cache.set(key, state.dataVersion, toCachedBody(presentVendorDetail(v, state.dataUpdatedAt)));
+      }
+      return sendJson(request, reply, body);
+    },
+  );
+}

@@ -1,0 +1,46 @@
+import { Type as T } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { clampLimit, DEFAULT_PAGE_SIZE, listVendors } from '../../../core/vendors/list-vendors.ts';
+import { sendJson, toCachedBody } from '../../conditional.ts';
+import type { ResponseCache } from '../../response-cache.ts';
+import type { AppServices } from '../../services.ts';
+import { commonErrors } from '../../shared-schemas.ts';
+import { presentVendorPage } from '../present.ts';
+import { VendorListB } from '../schemas.ts';
+
+const Query = T.Object({
+  limit: T.Optional(
+    T.Integer({ default: DEFAULT_PAGE_SIZE, description: 'Page size, default 50; values outside 1..200 are clamped.' }),
+  ),
+  offset: T.Optional(T.Integer({ default: 0, minimum: 0, description: 'Vendors to skip, default 0.' })),
+});
+
+export function listVendorsRoute(app: FastifyInstance, s: AppServices, cache: ResponseCache): void {
+  app.get<{ Querystring: { limit: number; offset: number } }>(
+    '/vendors',
+    {
+      schema: {
+        operationId: 'listVendors',
+        summary: 'Ranked vendors',
+        description:
+          'All scored vendors, by composite score descending (ties: name, then slug), overrides applied. ' +
+          '`total` counts all scored vendors; the applied `limit` and `offset` are echoed.',
+        tags: ['vendors'],
+        querystring: Query,
+        response: { 200: VendorListB, ...commonErrors() },
+      },
+    },
+    async (request, reply) => {
+      const limit = clampLimit(request.query.limit);
+      const offset = request.query.offset;
+      const state = s.freshness.state;
+      const key = `b:vendors:${limit}:${offset}`;
+      let body = cache.get(key, state.dataVersion, 0);
+      if (!body) {
+        const snap = await s.catalog.get(state);
+        body = cache.set(key, snap.version, toCachedBody(presentVendorPage(listVendors(snap, 'scored', limit, offset), snap.dataUpdatedAt)));
+      }
+      return sendJson(request, reply, body);
+    },
+  );
+}

@@ -1,0 +1,119 @@
+import { type Static, Type as T } from '@sinclair/typebox';
+import { PillarsSchema } from '../shared-schemas.ts';
+
+const Timestamp = T.String({ format: 'date-time', description: 'ISO 8601, UTC, milliseconds.' });
+
+/** Every success of Variant B: `{data, data_updated_at}`. */
+const envelope = <S extends ReturnType<typeof T.Object>>(data: S, id: string) =>
+  T.Object(
+    {
+      data,
+      data_updated_at: T.String({
+        format: 'date-time',
+        description: 'When the data behind this response last changed (not the response time).',
+      }),
+    },
+    { $id: id, title: id },
+  );
+
+export const VendorListItemB = T.Object({
+  slug: T.String(),
+  name: T.String(),
+  score: T.Integer({ minimum: 0, maximum: 100, description: 'Composite score.' }),
+  verified: T.Boolean(),
+  location: T.String({ description: 'Country.' }),
+  pillars: PillarsSchema,
+});
+
+export const VendorListB = envelope(
+  T.Object({
+    vendors: T.Array(VendorListItemB),
+    total: T.Integer({ description: 'Count of all scored vendors, not of this page.' }),
+    limit: T.Integer({ description: 'The page size applied (after clamping to 1..200).' }),
+    offset: T.Integer({ description: 'The offset applied.' }),
+  }),
+  'VendorListB',
+);
+
+export const VendorDetailB = envelope(
+  T.Object({
+    slug: T.String(),
+    name: T.String(),
+    score: T.Union([T.Integer({ minimum: 0, maximum: 100 }), T.Null()], {
+      description: 'Composite score; null while the vendor is not yet scored.',
+    }),
+    verified: T.Boolean(),
+    pending: T.Boolean(),
+    location: T.String(),
+    pillars: T.Union([PillarsSchema, T.Null()], { description: 'null while the vendor is not yet scored.' }),
+    description: T.String(),
+    website: T.Optional(T.String({ format: 'uri', description: 'Present only for premium listings.' })),
+    scoreHistory: T.Array(T.Integer(), { description: 'Composite scores, oldest first (newest 30).' }),
+  }),
+  'VendorDetailB',
+);
+
+export const PriceRowB = T.Object({
+  vendorSlug: T.String(),
+  vendorName: T.String(),
+  totalUsd: T.Number({ description: 'Total price in US dollars.' }),
+  vialMg: T.Number({ description: 'Vial size in milligrams.' }),
+  perMg: T.Number({ description: 'totalUsd / vialMg, rounded to 4 decimals (sorted on the exact value).' }),
+  inStock: T.Boolean(),
+  claimed: T.Boolean({ description: 'The vendor profile is owned by an account.' }),
+  live: T.Boolean({ description: 'A live vendor listing rather than the static baseline.' }),
+  stale: T.Boolean({ description: 'Live: not refreshed for 72 h. Baseline: older than 90 days.' }),
+  updatedAt: Timestamp,
+});
+
+export const PriceTableB = envelope(
+  T.Object({
+    slug: T.String(),
+    name: T.String(),
+    category: T.String(),
+    prices: T.Array(PriceRowB, { description: 'In stock first, then claimed vendors, then ascending perMg.' }),
+  }),
+  'PriceTableB',
+);
+
+const BatchCommon = {
+  batchId: T.String({ description: 'The batch number as the vendor wrote it.' }),
+  peptideName: T.String(),
+  vendorSlug: T.String(),
+  vendorName: T.String(),
+  vendorVerified: T.Boolean(),
+};
+const Tested = {
+  ...BatchCommon,
+  purity: T.Number({ description: 'Percent.' }),
+  lab: T.String({ description: 'Name of the testing laboratory.' }),
+  testMethod: T.String(),
+  testedAt: Timestamp,
+  ageDays: T.Integer({ description: 'Whole days since testing.' }),
+  source: T.String({ description: 'Origin of the record.' }),
+  sourceUrl: T.String(),
+};
+
+export const BatchVerifiedB = T.Object({ state: T.Literal('verified'), ...Tested }, { title: 'BatchVerified' });
+export const BatchStaleB = T.Object(
+  { state: T.Literal('stale'), ...Tested },
+  { title: 'BatchStale', description: 'Tested more than 150 days ago.' },
+);
+export const BatchPendingB = T.Object(
+  { state: T.Literal('pending'), ...BatchCommon, submittedAt: Timestamp },
+  { title: 'BatchPending', description: 'A submission exists that has not been reviewed.' },
+);
+export const BatchMissingB = T.Object(
+  { state: T.Literal('missing'), batchId: T.String({ description: 'The batch number as requested (trimmed).' }) },
+  { title: 'BatchMissing', description: 'No record (a rejected submission alone counts as none).' },
+);
+
+export const BatchLookupB = T.Object(
+  {
+    data: T.Union([BatchVerifiedB, BatchStaleB, BatchPendingB, BatchMissingB]),
+    data_updated_at: T.String({ format: 'date-time' }),
+  },
+  { $id: 'BatchLookupB', title: 'BatchLookupB' },
+);
+
+export type VendorListItemB = Static<typeof VendorListItemB>;

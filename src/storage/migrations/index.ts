@@ -1,0 +1,36 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { DialectCapabilities } from '../dialect.ts';
+import type { Database } from '../schema.ts';
+import * as m0001 from './0001-initial.ts';
+
+interface NumberedMigration {
+  up(db: Kysely<unknown>, caps: DialectCapabilities): Promise<void>;
+}
+
+/** Numbered, append-only. The same list serves both dialects; caps carries the differences. */
+const MIGRATIONS: Record<string, NumberedMigration> = {
+  '0001-initial': m0001,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly caps: DialectCapabilities) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, mig] of Object.entries(MIGRATIONS)) {
+      out[name] = { up: (db) => mig.up(db, this.caps) };
+    }
+    return out;
+  }
+}
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+/** Brings the schema to the newest version; safe to call on every start. */
+export async function migrateToLatest(db: Kysely<Database>, caps: DialectCapabilities): Promise<MigrationReport> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(caps) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

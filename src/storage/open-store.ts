@@ -1,0 +1,81 @@
+import { ChangeSignal } from '../core/catalog/change-signal.ts';
+import type { Store } from '../core/ports.ts';
+import { type DialectCapabilities, POSTGRES, SQLITE } from './dialect.ts';
+import { migrateToLatest } from './migrations/index.ts';
+import { connectPostgres, PostgresChangeListener } from './postgres/connect.ts';
+import { connectSqlite, sqliteChangeProbe } from './sqlite/connect.ts';
+import { KyselyBatchStore } from './stores/batch-store.ts';
+import { KyselyCatalogStore } from './stores/catalog-store.ts';
+import { KyselyImportStore } from './stores/import-store.ts';
+import { KyselyAccountStore, KyselyKeyStore } from './stores/key-store.ts';
+import { KyselyRateLimitStateStore } from './stores/rate-limit-store.ts';
+import { KyselyStateStore } from './stores/state-store.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type StoreTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+/** `postgres://…` or `postgresql://…` → PostgreSQL; `sqlite:PATH`, `file:PATH` or a bare path → SQLite. */
+export function parseDatabaseUrl(url: string): StoreTarget {
+  if (/^postgres(ql)?:\/\//i.test(url)) return { kind: 'postgres', url };
+  const path = url.replace(/^(sqlite|file):(\/\/)?/i, '');
+  if (path === '') throw new Error('DATABASE_URL names no SQLite file');
+  return { kind: 'sqlite', path };
+}
+
+export interface OpenedStore extends Store {
+  imports: KyselyImportStore;
+  /** For tests and tools that need raw access (contract suite, benchmarks). */
+  readonly kysely: Kysely<Database>;
+  readonly caps: DialectCapabilities;
+  migrate(): Promise<string[]>;
+}
+
+export async function openStore(target: StoreTarget, opts: { migrate?: boolean; poolSize?: number } = {}): Promise<OpenedStore> {
+  let db: Kysely<Database>;
+  let caps: DialectCapabilities;
+  let probe: () => boolean;
+  let stop: () => Promise<void>;
+  if (target.kind === 'sqlite') {
+    const h = connectSqlite(target.path);
+    db = h.db;
+    caps = SQLITE;
+    probe = sqliteChangeProbe(h.raw);
+    stop = async () => {
+      await db.destroy();
+    };
+  } else {
+    const h = connectPostgres(target.url, opts.poolSize);
+    db = h.db;
+    caps = POSTGRES;
+    const listener = new PostgresChangeListener(target.url);
+    probe = listener.probe;
+    stop = async () => {
+      await listener.stop();
+      await db.destroy();
+    };
+    if (opts.migrate !== false) await migrateToLatest(db, caps);
+    await listener.start();
+  }
+  if (target.kind === 'sqlite' && opts.migrate !== false) await migrateToLatest(db, caps);
+  const signal = new ChangeSignal();
+  const suspected = () => {
+    const own = signal.take();
+    const other = probe();
+    return own || other;
+  };
+  return {
+    dialect: caps.name,
+    caps,
+    kysely: db,
+    state: new KyselyStateStore(db, suspected),
+    accounts: new KyselyAccountStore(db, caps, signal),
+    keys: new KyselyKeyStore(db, caps, signal),
+    catalog: new KyselyCatalogStore(db),
+    batches: new KyselyBatchStore(db),
+    imports: new KyselyImportStore(db, caps, signal),
+    rateLimits: new KyselyRateLimitStateStore(db, caps),
+    migrate: async () => (await migrateToLatest(db, caps)).applied,
+    close: stop,
+  };
+}

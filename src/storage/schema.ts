@@ -1,0 +1,175 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types shared by both dialects. Conventions (docs/decisions/0003-storage-types.md):
+ * timestamps are ISO 8601 UTC text with milliseconds (sortable, exact round-trip, identical on
+ * both backends); flags are integers 0/1; money and percentages are double precision.
+ */
+type Flag = number;
+
+export interface DataStateTable {
+  id: number;
+  /** Bumped by every committed change to catalog data; drives read-model and cache invalidation. */
+  data_version: number;
+  /** Bumped by every change to accounts or keys; drives the key cache. */
+  keys_version: number;
+  data_updated_at: string;
+}
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  plan: string;
+  rate_limit_a: number | null;
+  rate_limit_b: number | null;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: number;
+  name: string | null;
+  prefix: string;
+  /** Hex SHA-256 of the full key; the key itself is never stored. */
+  hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface VendorsTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  location: string;
+  description: string;
+  website: string | null;
+  listing_plan: string;
+  verified: Flag;
+  pending: Flag;
+  verified_at: string | null;
+  owner_account_id: number | null;
+  /** Computed pillars (null until evidence exists; the engine of a later issue fills them). */
+  coa: number | null;
+  purity: number | null;
+  sentiment: number | null;
+  transparency: number | null;
+  experience: number | null;
+  /** Effective composite after overrides; null when unscored. */
+  score: number | null;
+  eff_coa: number | null;
+  eff_purity: number | null;
+  eff_sentiment: number | null;
+  eff_transparency: number | null;
+  eff_experience: number | null;
+  /** Mean tested purity of approved batches (percent), for Variant A's `purity` text. */
+  avg_purity: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OverridesTable {
+  vendor_id: number;
+  field: string;
+  value: number;
+  reason: string;
+  created_at: string;
+}
+
+export interface ScoreHistoryTable {
+  id: Generated<number>;
+  vendor_id: number;
+  score: number;
+  reason: string;
+  recorded_at: string;
+}
+
+export interface PeptidesTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  category: string;
+  molecular_weight: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PeptideAliasesTable {
+  peptide_id: number;
+  alias: string;
+}
+
+export interface LabsTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  trusted: Flag;
+  verify_url: string | null;
+}
+
+export interface PricesTable {
+  vendor_id: number;
+  peptide_id: number;
+  vial_mg: number;
+  source: string;
+  total_usd: number;
+  in_stock: Flag;
+  updated_at: string;
+}
+
+export interface BatchesTable {
+  id: Generated<number>;
+  vendor_id: number;
+  /** As given by the vendor, shown by the API. */
+  batch_id: string;
+  /** batchKey(batch_id): trimmed, NFKC, lower-case. Lookups use this. */
+  batch_key: string;
+  peptide_id: number;
+  purity: number | null;
+  lab_id: number | null;
+  test_method: string | null;
+  tested_at: string | null;
+  source: string | null;
+  source_url: string | null;
+  status: string;
+  submitted_at: string | null;
+}
+
+export interface ReviewsTable {
+  id: string;
+  vendor_id: number;
+  rating: number;
+  title: string;
+  body: string;
+  author: string;
+  created_at: string;
+}
+
+export interface RepliesTable {
+  review_id: string;
+  body: string;
+  created_at: string;
+}
+
+export interface RateLimitHitsTable {
+  key_id: string;
+  scope: string;
+  second: number;
+  count: number;
+}
+
+export interface Database {
+  data_state: DataStateTable;
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  vendors: VendorsTable;
+  overrides: OverridesTable;
+  score_history: ScoreHistoryTable;
+  peptides: PeptidesTable;
+  peptide_aliases: PeptideAliasesTable;
+  labs: LabsTable;
+  prices: PricesTable;
+  batches: BatchesTable;
+  reviews: ReviewsTable;
+  replies: RepliesTable;
+  rate_limit_hits: RateLimitHitsTable;
+}

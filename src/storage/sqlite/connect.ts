@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from '../schema.ts';
+
+export interface SqliteHandle {
+  db: Kysely<Database>;
+  /** The raw connection, for the synchronous change probe (PRAGMA data_version). */
+  raw: BetterSqlite3.Database;
+}
+
+/** Opens (creating the folder if needed) an SQLite file in WAL mode; ':memory:' for tests. */
+export function connectSqlite(path: string): SqliteHandle {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const raw = new BetterSqlite3(path);
+  raw.pragma('journal_mode = WAL');
+  // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commit.
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('cache_size = -65536');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  return { db, raw };
+}
+
+/**
+ * Detects commits by OTHER connections (the CLI, another instance): SQLite changes data_version
+ * only for those, so this is exact and costs about a microsecond.
+ */
+export function sqliteChangeProbe(raw: BetterSqlite3.Database): () => boolean {
+  const stmt = raw.prepare('PRAGMA data_version').pluck();
+  let seen = stmt.get() as number;
+  return () => {
+    const now = stmt.get() as number;
+    if (now === seen) return false;
+    seen = now;
+    return true;
+  };
+}

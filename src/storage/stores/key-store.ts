@@ -1,0 +1,176 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Account, ApiKeyInfo, Plan, Principal } from '../../core/keys/model.ts';
+import type { ChangeSignal } from '../../core/catalog/change-signal.ts';
+import type { AccountStore, KeyStore } from '../../core/ports.ts';
+import type { DialectCapabilities } from '../dialect.ts';
+import type { AccountsTable, ApiKeysTable, Database } from '../schema.ts';
+import { bumpVersion } from './state-store.ts';
+
+const toAccount = (r: Selectable<AccountsTable>): Account => ({
+  id: r.id,
+  name: r.name,
+  plan: r.plan as Plan,
+  rateLimitA: r.rate_limit_a,
+  rateLimitB: r.rate_limit_b,
+  createdAt: r.created_at,
+});
+
+const toKeyInfo = (r: Selectable<ApiKeysTable>): ApiKeyInfo => ({
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  prefix: r.prefix,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+});
+
+export class KyselyAccountStore implements AccountStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly caps: DialectCapabilities,
+    private readonly signal: ChangeSignal,
+  ) {}
+
+  async create(input: {
+    name: string;
+    plan: Plan;
+    rateLimitA?: number | null;
+    rateLimitB?: number | null;
+  }): Promise<Account> {
+    const now = new Date().toISOString();
+    const account = await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('accounts')
+        .values({
+          name: input.name,
+          plan: input.plan,
+          rate_limit_a: input.rateLimitA ?? null,
+          rate_limit_b: input.rateLimitB ?? null,
+          created_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await bumpVersion(trx, this.caps, 'keys', now);
+      return toAccount(row);
+    });
+    this.signal.mark();
+    return account;
+  }
+
+  async findByName(name: string): Promise<Account | null> {
+    const row = await this.db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
+    return row ? toAccount(row) : null;
+  }
+
+  async list(): Promise<Account[]> {
+    return (await this.db.selectFrom('accounts').selectAll().orderBy('name').execute()).map(toAccount);
+  }
+}
+
+export class KyselyKeyStore implements KeyStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly caps: DialectCapabilities,
+    private readonly signal: ChangeSignal,
+  ) {}
+
+  async insert(input: {
+    id: string;
+    accountId: number;
+    name: string | null;
+    prefix: string;
+    hash: string;
+  }): Promise<ApiKeyInfo> {
+    const now = new Date().toISOString();
+    const info = await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('api_keys')
+        .values({
+          id: input.id,
+          account_id: input.accountId,
+          name: input.name,
+          prefix: input.prefix,
+          hash: input.hash,
+          created_at: now,
+          revoked_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await bumpVersion(trx, this.caps, 'keys', now);
+      return toKeyInfo(row);
+    });
+    this.signal.mark();
+    return info;
+  }
+
+  async findByHash(hash: string): Promise<(Principal & { revoked: boolean }) | null> {
+    const row = await this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('accounts as a', 'a.id', 'k.account_id')
+      .select([
+        'k.id as keyId',
+        'k.revoked_at as revokedAt',
+        'a.id as accountId',
+        'a.name as accountName',
+        'a.plan as plan',
+        'a.rate_limit_a as rateLimitA',
+        'a.rate_limit_b as rateLimitB',
+      ])
+      .where('k.hash', '=', hash)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      keyId: row.keyId,
+      accountId: row.accountId,
+      accountName: row.accountName,
+      plan: row.plan as Plan,
+      rateLimitA: row.rateLimitA,
+      rateLimitB: row.rateLimitB,
+      revoked: row.revokedAt !== null,
+    };
+  }
+
+  async listForAccount(accountId: number): Promise<ApiKeyInfo[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toKeyInfo);
+  }
+
+  async findForRevocation(ref: { id?: string; prefix?: string; hash?: string }): Promise<ApiKeyInfo[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          ...(ref.id ? [eb('id', '=', ref.id)] : []),
+          ...(ref.prefix ? [eb('prefix', '=', ref.prefix)] : []),
+          ...(ref.hash ? [eb('hash', '=', ref.hash)] : []),
+        ]),
+      )
+      .execute();
+    return rows.map(toKeyInfo);
+  }
+
+  async revoke(id: string): Promise<ApiKeyInfo | null> {
+    const now = new Date().toISOString();
+    const revoked = await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: now })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return null;
+      await bumpVersion(trx, this.caps, 'keys', now);
+      return toKeyInfo(row);
+    });
+    if (revoked) this.signal.mark();
+    return revoked;
+  }
+}

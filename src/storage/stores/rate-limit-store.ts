@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { RateLimitHitCount, RateLimitScope, RateLimitStateStore } from '../../core/ratelimit/model.ts';
+import type { DialectCapabilities } from '../dialect.ts';
+import type { Database } from '../schema.ts';
+import { chunked } from './upsert.ts';
+
+/** Rate-limit hit counts per (key, scope, second): the durable half of the in-memory limiter. */
+export class KyselyRateLimitStateStore implements RateLimitStateStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly caps: DialectCapabilities,
+  ) {}
+
+  async addHits(counts: RateLimitHitCount[]): Promise<void> {
+    if (counts.length === 0) return;
+    // Merge duplicates first: one statement may not touch the same conflict key twice (PostgreSQL).
+    const merged = new Map<string, RateLimitHitCount>();
+    for (const c of counts) {
+      const k = `${c.keyId}\u0000${c.scope}\u0000${c.second}`;
+      const m = merged.get(k);
+      if (m) m.count += c.count;
+      else merged.set(k, { ...c });
+    }
+    const rows = [...merged.values()].map((c) => ({ key_id: c.keyId, scope: c.scope, second: c.second, count: c.count }));
+    await this.db.transaction().execute(async (trx) => {
+      for (const part of chunked(rows, Math.floor(this.caps.maxParameters / 4) - 1)) {
+        await trx
+          .insertInto('rate_limit_hits')
+          .values(part)
+          .onConflict((oc) =>
+            oc.columns(['key_id', 'scope', 'second']).doUpdateSet((eb) => ({
+              count: eb('rate_limit_hits.count', '+', eb.ref('excluded.count')),
+            })),
+          )
+          .execute();
+      }
+    });
+  }
+
+  async loadHits(sinceSecond: number): Promise<RateLimitHitCount[]> {
+    const rows = await this.db
+      .selectFrom('rate_limit_hits')
+      .selectAll()
+      .where('second', '>=', sinceSecond)
+      .where('count', '>', 0)
+      .orderBy('second')
+      .execute();
+    return rows.map((r) => ({ keyId: r.key_id, scope: r.scope as RateLimitScope, second: Number(r.second), count: r.count }));
+  }
+
+  async pruneHits(beforeSecond: number): Promise<void> {
+    await this.db.deleteFrom('rate_limit_hits').where('second', '<', beforeSecond).execute();
+  }
+}

@@ -1,0 +1,47 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { DataState, StateStore } from '../../core/ports.ts';
+import type { DialectCapabilities } from '../dialect.ts';
+import { CHANGE_CHANNEL } from '../postgres/connect.ts';
+import type { Database } from '../schema.ts';
+
+export class KyselyStateStore implements StateStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly externalChangeSuspected: () => boolean,
+  ) {}
+
+  async read(): Promise<DataState> {
+    const row = await this.db.selectFrom('data_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+    return {
+      dataVersion: Number(row.data_version),
+      keysVersion: Number(row.keys_version),
+      dataUpdatedAt: row.data_updated_at,
+    };
+  }
+}
+
+/**
+ * Called inside the writing transaction, so a version bump commits or rolls back with the change
+ * it announces. On PostgreSQL it also NOTIFYs other instances (delivered at commit).
+ */
+export async function bumpVersion(
+  trx: Transaction<Database>,
+  caps: DialectCapabilities,
+  what: 'data' | 'keys',
+  nowIso: string,
+): Promise<void> {
+  if (what === 'data') {
+    await trx
+      .updateTable('data_state')
+      .set((eb) => ({ data_version: eb('data_version', '+', 1), data_updated_at: nowIso }))
+      .where('id', '=', 1)
+      .execute();
+  } else {
+    await trx
+      .updateTable('data_state')
+      .set((eb) => ({ keys_version: eb('keys_version', '+', 1) }))
+      .where('id', '=', 1)
+      .execute();
+  }
+  if (caps.name === 'postgres') await sql`select pg_notify(${CHANGE_CHANNEL}, ${what})`.execute(trx);
+}
