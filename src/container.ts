@@ -28,7 +28,11 @@ export async function createContainer(
     const freshness = await Freshness.start(store.state);
     let limiter: RateLimiter;
     if (config.redisUrl && opts.limiter !== 'memory') {
-      const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+      const redis = new Redis(config.redisUrl, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 2,
+        enableOfflineQueue: true,
+      });
       await redis.connect();
       limiter = new RedisRateLimiter({ redis, clock, ownsClient: true });
     } else {

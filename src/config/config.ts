@@ -1,5 +1,5 @@
-import type { Plan } from '../core/keys/model.ts';
 import { DAY_MS, HOUR_MS } from '../core/clock.ts';
+import type { Plan } from '../core/keys/model.ts';
 
 /**
  * Configuration, parsed once at start-up into a frozen object. This module is the only reader of
@@ -20,7 +20,10 @@ export interface Config {
   logLevel: string;
   /** One log line per request. Env LOG_REQUESTS. (Default: false: it costs ~30% throughput) */
   logRequests: boolean;
-  /** Load the demo dataset into an empty database at start-up. Env PURERANK_SEED_DEMO. (Default: true) */
+  /**
+   * Load the demo dataset (and print a demo key) when `serve` finds an empty database.
+   * Env PURERANK_SEED_DEMO. (Default: true on SQLite, false on PostgreSQL)
+   */
   seedDemoWhenEmpty: boolean;
   limits: {
     /** Variant A: requests per UTC hour, per plan. custom = per-account value or this default. */
@@ -82,7 +85,9 @@ const bool = (env: Env, name: string, fallback: boolean): boolean => {
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Readonly<Config> {
   const adminToken = env.PURERANK_ADMIN_TOKEN || null;
   if (adminToken !== null && adminToken.length < 32) {
-    throw new ConfigError('PURERANK_ADMIN_TOKEN must be at least 32 characters (or unset to turn the operator API off)');
+    throw new ConfigError(
+      'PURERANK_ADMIN_TOKEN must be at least 32 characters (or unset to turn the operator API off)',
+    );
   }
   const cfg: Config = {
     ...DEFAULTS,
@@ -93,7 +98,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     adminToken,
     logLevel: env.LOG_LEVEL || DEFAULTS.logLevel,
     logRequests: bool(env, 'LOG_REQUESTS', DEFAULTS.logRequests),
-    seedDemoWhenEmpty: bool(env, 'PURERANK_SEED_DEMO', DEFAULTS.seedDemoWhenEmpty),
+    seedDemoWhenEmpty: bool(env, 'PURERANK_SEED_DEMO', !/^postgres/i.test(env.DATABASE_URL ?? '')),
     batchStaleAfterDays: int(env, 'BATCH_STALE_DAYS', DEFAULTS.batchStaleAfterDays, 1, 3650),
     priceStaleness: {
       liveStaleMs: int(env, 'PRICE_LIVE_STALE_HOURS', 72, 1, 24 * 365) * HOUR_MS,

@@ -25,13 +25,24 @@ export interface StateStore {
 }
 
 export interface AccountStore {
-  create(input: { name: string; plan: Plan; rateLimitA?: number | null; rateLimitB?: number | null }): Promise<Account>;
+  create(input: {
+    name: string;
+    plan: Plan;
+    rateLimitA?: number | null;
+    rateLimitB?: number | null;
+  }): Promise<Account>;
   findByName(name: string): Promise<Account | null>;
   list(): Promise<Account[]>;
 }
 
 export interface KeyStore {
-  insert(input: { id: string; accountId: number; name: string | null; prefix: string; hash: string }): Promise<ApiKeyInfo>;
+  insert(input: {
+    id: string;
+    accountId: number;
+    name: string | null;
+    prefix: string;
+    hash: string;
+  }): Promise<ApiKeyInfo>;
   /** One indexed lookup; revoked keys are returned too (with revoked = true) so callers can tell. */
   findByHash(hash: string): Promise<(Principal & { revoked: boolean }) | null>;
   listForAccount(accountId: number): Promise<ApiKeyInfo[]>;

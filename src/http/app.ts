@@ -26,11 +26,16 @@ const VERSION = '1.0.0';
 export async function buildApp(services: AppServices, opts: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
-    logController: new LogController({ disableRequestLogging: !services.config.logRequests, requestIdLogLabel: 'request_id' }),
+    logController: new LogController({
+      disableRequestLogging: !services.config.logRequests,
+      requestIdLogLabel: 'request_id',
+    }),
     genReqId: () => randomUUID(),
     // Path params are matched raw and decoded by the router; allow long batch numbers.
     routerOptions: { maxParamLength: 600, ignoreTrailingSlash: false },
-    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false } },
+    ajv: {
+      customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false },
+    },
     return503OnClosing: true,
   });
 
@@ -54,7 +59,8 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   docAdmin.attach(app);
 
   await app.register(variantB(services, cache), { prefix: VARIANT_B_PREFIX });
-  if (services.config.adminToken) await app.register(adminApi(services, services.config.adminToken), { prefix: ADMIN_PREFIX });
+  if (services.config.adminToken)
+    await app.register(adminApi(services, services.config.adminToken), { prefix: ADMIN_PREFIX });
 
   const specB = docB.build(
     {
@@ -71,7 +77,12 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   app.get(`${VARIANT_B_PREFIX}/openapi.json`, async () => specB);
   if (services.config.adminToken) {
     const specAdmin = docAdmin.build(
-      { title: 'PureRank operator API', version: VERSION, description: 'For operators. Admin token.', serverUrl: `${base}${ADMIN_PREFIX}` },
+      {
+        title: 'PureRank operator API',
+        version: VERSION,
+        description: 'For operators. Admin token.',
+        serverUrl: `${base}${ADMIN_PREFIX}`,
+      },
       'admin',
     );
     app.get(`${ADMIN_PREFIX}/openapi.json`, async () => specAdmin);

@@ -28,7 +28,11 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
  * Sends a JSON body with its ETag, or 304 when the client already has it. A 304 is not counted
  * against the rate limit: the hit taken by the guard is refunded.
  */
-export async function sendJson(request: FastifyRequest, reply: FastifyReply, cached: CachedBody): Promise<FastifyReply> {
+export async function sendJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cached: CachedBody,
+): Promise<FastifyReply> {
   reply.header('etag', cached.etag);
   if (matchesIfNoneMatch(request.headers['if-none-match'], cached.etag)) {
     await request.server.refundRate(request, reply);

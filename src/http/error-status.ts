@@ -13,5 +13,6 @@ export const STATUS_OF: Record<DomainErrorCode, number> = {
   internal_error: 500,
 };
 
-export const INVALID_KEY_MESSAGE = 'The API key is not valid. Send a live key as "Authorization: Bearer prk_live_…".';
+export const INVALID_KEY_MESSAGE =
+  'The API key is not valid. Send a live key as "Authorization: Bearer prk_live_…".';
 export const INTERNAL_MESSAGE = 'Something went wrong on our side. The request id identifies it in our logs.';

@@ -11,7 +11,8 @@ interface AjvIssue {
 }
 
 const PHRASES: Record<string, (p: Record<string, unknown>) => string> = {
-  type: (p) => `must be ${p.type === 'integer' ? 'an integer' : p.type === 'number' ? 'a number' : `of type ${p.type}`}.`,
+  type: (p) =>
+    `must be ${p.type === 'integer' ? 'an integer' : p.type === 'number' ? 'a number' : `of type ${p.type}`}.`,
   minimum: (p) => `must be at least ${p.limit}.`,
   maximum: (p) => `must be at most ${p.limit}.`,
   minLength: (p) => `must be at least ${p.limit} characters long.`,
@@ -27,13 +28,15 @@ function describeValidation(err: FastifyError): { parameter: string; message: st
   const parameter =
     issue.keyword === 'required'
       ? String(issue.params.missingProperty)
-      : issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(err.validationContext ?? 'request');
+      : issue.instancePath.replace(/^\//, '').replaceAll('/', '.') ||
+        String(err.validationContext ?? 'request');
   if (issue.keyword === 'required') return { parameter, message: `Parameter '${parameter}' is required.` };
   if (issue.keyword === 'additionalProperties') {
     const extra = String(issue.params.additionalProperty);
     return { parameter: extra, message: `Parameter '${extra}' is not recognised.` };
   }
-  const phrase = PHRASES[issue.keyword]?.(issue.params) ?? `is not valid (${issue.message ?? issue.keyword}).`;
+  const phrase =
+    PHRASES[issue.keyword]?.(issue.params) ?? `is not valid (${issue.message ?? issue.keyword}).`;
   return { parameter, message: `Parameter '${parameter}' ${phrase}` };
 }
 
@@ -43,23 +46,36 @@ function describeValidation(err: FastifyError): { parameter: string; message: st
  * message never shows internals (the log gets the detail, keyed by the request id).
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) => {
-    if (err instanceof DomainError) return sendError(request, reply, err.code, err.message);
-    const fe = err as FastifyError;
-    if (fe.validation) return sendError(request, reply, 'invalid_parameter', describeValidation(fe).message);
-    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(request, reply, 'file_too_large', 'The request body is larger than this endpoint accepts.');
-    }
-    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return sendError(request, reply, 'unsupported_media_type', 'This endpoint does not accept that Content-Type.');
-    }
-    if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-      // Framework-level client errors (malformed JSON, bad headers): say what, not how.
-      return sendError(request, reply, 'invalid_parameter', 'The request is malformed.', 400);
-    }
-    request.log.error({ err }, 'unhandled error');
-    return sendError(request, reply, 'internal_error', INTERNAL_MESSAGE);
-  });
+  app.setErrorHandler(
+    (err: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) => {
+      if (err instanceof DomainError) return sendError(request, reply, err.code, err.message);
+      const fe = err as FastifyError;
+      if (fe.validation)
+        return sendError(request, reply, 'invalid_parameter', describeValidation(fe).message);
+      if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        return sendError(
+          request,
+          reply,
+          'file_too_large',
+          'The request body is larger than this endpoint accepts.',
+        );
+      }
+      if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+        return sendError(
+          request,
+          reply,
+          'unsupported_media_type',
+          'This endpoint does not accept that Content-Type.',
+        );
+      }
+      if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+        // Framework-level client errors (malformed JSON, bad headers): say what, not how.
+        return sendError(request, reply, 'invalid_parameter', 'The request is malformed.', 400);
+      }
+      request.log.error({ err }, 'unhandled error');
+      return sendError(request, reply, 'internal_error', INTERNAL_MESSAGE);
+    },
+  );
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';

@@ -56,7 +56,11 @@ export function registerGuard(app: FastifyInstance, services: AppServices, opts:
 }
 
 /** Un-counts the request's hit (a 304) and corrects the remaining-requests header. */
-export async function refundRate(services: AppServices, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function refundRate(
+  services: AppServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const rate = request.rate;
   if (!rate?.decision.hit) return;
   await services.limiter.refund(rate.decision.hit, rate.policy);

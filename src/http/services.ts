@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.ts';
-import type { CatalogReadModel } from '../core/catalog/read-model.ts';
 import type { Freshness } from '../core/catalog/freshness.ts';
+import type { CatalogReadModel } from '../core/catalog/read-model.ts';
 import type { Clock } from '../core/clock.ts';
 import type { ImportWriter } from '../core/import/import-data.ts';
 import type { KeyAuthenticator } from '../core/keys/authenticate.ts';

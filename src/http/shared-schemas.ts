@@ -1,10 +1,12 @@
-import { type TSchema, Type as T } from '@sinclair/typebox';
+import { Type as T, type TSchema } from '@sinclair/typebox';
 
 /** The documented error body (interface spec, "Errors"). */
 export const ErrorBodySchema = T.Object(
   {
     error: T.Object({
-      code: T.String({ description: 'Machine-readable code, e.g. invalid_api_key, not_found, rate_limited.' }),
+      code: T.String({
+        description: 'Machine-readable code, e.g. invalid_api_key, not_found, rate_limited.',
+      }),
       message: T.String({ description: 'Human-readable text.' }),
       status: T.Integer({ description: 'Equals the HTTP status.' }),
       request_id: T.String({ description: 'Identifies the request in our logs; quote it to support.' }),

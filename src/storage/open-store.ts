@@ -1,8 +1,10 @@
+import type { Kysely } from 'kysely';
 import { ChangeSignal } from '../core/catalog/change-signal.ts';
 import type { Store } from '../core/ports.ts';
 import { type DialectCapabilities, POSTGRES, SQLITE } from './dialect.ts';
 import { migrateToLatest } from './migrations/index.ts';
 import { connectPostgres, PostgresChangeListener } from './postgres/connect.ts';
+import type { Database } from './schema.ts';
 import { connectSqlite, sqliteChangeProbe } from './sqlite/connect.ts';
 import { KyselyBatchStore } from './stores/batch-store.ts';
 import { KyselyCatalogStore } from './stores/catalog-store.ts';
@@ -10,8 +12,6 @@ import { KyselyImportStore } from './stores/import-store.ts';
 import { KyselyAccountStore, KyselyKeyStore } from './stores/key-store.ts';
 import { KyselyRateLimitStateStore } from './stores/rate-limit-store.ts';
 import { KyselyStateStore } from './stores/state-store.ts';
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.ts';
 
 export type StoreTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
@@ -31,7 +31,10 @@ export interface OpenedStore extends Store {
   migrate(): Promise<string[]>;
 }
 
-export async function openStore(target: StoreTarget, opts: { migrate?: boolean; poolSize?: number } = {}): Promise<OpenedStore> {
+export async function openStore(
+  target: StoreTarget,
+  opts: { migrate?: boolean; poolSize?: number } = {},
+): Promise<OpenedStore> {
   let db: Kysely<Database>;
   let caps: DialectCapabilities;
   let probe: () => boolean;

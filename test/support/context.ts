@@ -22,7 +22,11 @@ export interface TestContext {
   /** Imports records through the real import pipeline (validation included). */
   load(records: (ImportRecord | Record<string, unknown>)[]): Promise<ImportResult>;
   /** Creates an account (if needed) and a fresh key for it; returns the plaintext key. */
-  keyFor(plan?: Plan, account?: string, limits?: { rateLimitA?: number; rateLimitB?: number }): Promise<string>;
+  keyFor(
+    plan?: Plan,
+    account?: string,
+    limits?: { rateLimitA?: number; rateLimitB?: number },
+  ): Promise<string>;
   close(): Promise<void>;
 }
 

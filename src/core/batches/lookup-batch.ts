@@ -17,7 +17,8 @@ export async function lookupBatch(
 ): Promise<BatchVerification> {
   const id = rawId.normalize('NFKC').trim();
   if (id === '') throw invalidParameter('batchId', 'must not be blank.');
-  if (id.length > MAX_BATCH_ID_LENGTH) throw invalidParameter('batchId', `must be at most ${MAX_BATCH_ID_LENGTH} characters.`);
+  if (id.length > MAX_BATCH_ID_LENGTH)
+    throw invalidParameter('batchId', `must be at most ${MAX_BATCH_ID_LENGTH} characters.`);
   if (CONTROL.test(id)) throw invalidParameter('batchId', 'must not contain control characters.');
   const records = await store.findByKey(batchKey(id), opts.vendor);
   return resolveBatch(id, records, nowMs, opts.staleAfterDays ?? DEFAULT_STALE_AFTER_DAYS);

@@ -1,5 +1,5 @@
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import '../validation/formats.ts';
 import type { ExistingKeys } from '../ports.ts';
 import {
@@ -56,7 +56,10 @@ export class ImportParser {
     }
     const type = (value as { type?: unknown }).type;
     if (typeof type !== 'string' || !(RECORD_TYPES as string[]).includes(type)) {
-      this.fail(line, `unknown record type ${JSON.stringify(type)}; expected one of ${RECORD_TYPES.join(', ')}`);
+      this.fail(
+        line,
+        `unknown record type ${JSON.stringify(type)}; expected one of ${RECORD_TYPES.join(', ')}`,
+      );
       return;
     }
     const check = CHECKS[type as RecordType];
@@ -95,13 +98,32 @@ export class ImportParser {
       const all = new Set(inFile);
       return (k: string) => all.has(k) || set.has(k);
     };
-    const vendor = has(existing.vendors, b.vendor.map((v) => v.slug));
-    const peptide = has(existing.peptides, b.peptide.map((p) => p.slug));
-    const lab = has(existing.labs, b.lab.map((l) => l.slug));
-    const account = has(existing.accounts, b.account.map((a) => a.name));
-    const review = has(existing.reviews, b.review.map((r) => r.id));
+    const vendor = has(
+      existing.vendors,
+      b.vendor.map((v) => v.slug),
+    );
+    const peptide = has(
+      existing.peptides,
+      b.peptide.map((p) => p.slug),
+    );
+    const lab = has(
+      existing.labs,
+      b.lab.map((l) => l.slug),
+    );
+    const account = has(
+      existing.accounts,
+      b.account.map((a) => a.name),
+    );
+    const review = has(
+      existing.reviews,
+      b.review.map((r) => r.id),
+    );
     const ref = (r: ImportRecord, ok: boolean, what: string) => {
-      if (!ok) this.fail(this.lineOf.get(r) ?? 0, `${r.type}: ${what} does not exist (not in this file nor in the database)`);
+      if (!ok)
+        this.fail(
+          this.lineOf.get(r) ?? 0,
+          `${r.type}: ${what} does not exist (not in this file nor in the database)`,
+        );
     };
     for (const r of b.claim) {
       ref(r, vendor(r.vendorSlug), `vendor '${r.vendorSlug}'`);
@@ -124,7 +146,8 @@ export class ImportParser {
   }
 
   private semanticError(r: ImportRecord): string | null {
-    const future = (iso: string | null | undefined) => iso != null && Date.parse(iso) > this.nowMs + FUTURE_TOLERANCE_MS;
+    const future = (iso: string | null | undefined) =>
+      iso != null && Date.parse(iso) > this.nowMs + FUTURE_TOLERANCE_MS;
     switch (r.type) {
       case 'batch': {
         if (batchKey(r.batchId) === '') return 'batchId is blank';
@@ -182,6 +205,7 @@ function describe(message: string | undefined, schema: unknown): string {
   const s = schema as { format?: string; enum?: unknown; anyOf?: { const?: unknown }[] } | undefined;
   if (s?.format === 'date-time') return 'expected an ISO 8601 timestamp';
   if (s?.format === 'uri') return 'expected an http(s) URL';
-  if (s?.anyOf?.every((x) => x.const !== undefined)) return `expected one of ${s.anyOf.map((x) => JSON.stringify(x.const)).join(', ')}`;
+  if (s?.anyOf?.every((x) => x.const !== undefined))
+    return `expected one of ${s.anyOf.map((x) => JSON.stringify(x.const)).join(', ')}`;
   return (message ?? 'invalid value').replace(/^Expected/, 'expected');
 }

@@ -8,7 +8,8 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Characters of the key kept for display: the prefix plus four of the body. */
 export const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 4;
 
-export const isWellFormedKey = (key: string): boolean => key.length === KEY_PREFIX.length + BODY_LENGTH && KEY_PATTERN.test(key);
+export const isWellFormedKey = (key: string): boolean =>
+  key.length === KEY_PREFIX.length + BODY_LENGTH && KEY_PATTERN.test(key);
 
 /** SHA-256 hex: keys are high-entropy random strings, so a fast unsalted hash is the right tool. */
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
@@ -24,5 +25,10 @@ export function generateKey(): { key: string; id: string; hash: string; prefix: 
     }
   }
   const key = KEY_PREFIX + body;
-  return { key, id: `key_${randomUUID().replaceAll('-', '').slice(0, 20)}`, hash: hashKey(key), prefix: displayPrefix(key) };
+  return {
+    key,
+    id: `key_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
+    hash: hashKey(key),
+    prefix: displayPrefix(key),
+  };
 }

@@ -1,7 +1,7 @@
 import { DomainError } from '../errors.ts';
 import type { AccountStore, KeyStore } from '../ports.ts';
-import type { Account, ApiKeyInfo, Plan } from './model.ts';
 import { displayPrefix, generateKey, hashKey, isWellFormedKey } from './api-key.ts';
+import type { Account, ApiKeyInfo, Plan } from './model.ts';
 
 export interface KeyDeps {
   accounts: AccountStore;
@@ -15,7 +15,10 @@ export async function createAccount(
   input: { name: string; plan: Plan; rateLimitA?: number | null; rateLimitB?: number | null },
 ): Promise<Account> {
   if (!ACCOUNT_NAME.test(input.name)) {
-    throw new DomainError('invalid_parameter', 'Account names are 1-100 letters, digits, spaces, dots, dashes or underscores.');
+    throw new DomainError(
+      'invalid_parameter',
+      'Account names are 1-100 letters, digits, spaces, dots, dashes or underscores.',
+    );
   }
   if (await deps.accounts.findByName(input.name)) {
     throw new DomainError('conflict', `Account '${input.name}' already exists.`);
@@ -31,9 +34,16 @@ export async function createKey(
 ): Promise<{ key: string; info: ApiKeyInfo }> {
   const account = await deps.accounts.findByName(accountName);
   if (!account) throw new DomainError('not_found', `Account '${accountName}' does not exist.`);
-  if (label !== null && label.length > 100) throw new DomainError('invalid_parameter', 'Key names are at most 100 characters.');
+  if (label !== null && label.length > 100)
+    throw new DomainError('invalid_parameter', 'Key names are at most 100 characters.');
   const k = generateKey();
-  const info = await deps.keys.insert({ id: k.id, accountId: account.id, name: label, prefix: k.prefix, hash: k.hash });
+  const info = await deps.keys.insert({
+    id: k.id,
+    accountId: account.id,
+    name: label,
+    prefix: k.prefix,
+    hash: k.hash,
+  });
   return { key: k.key, info };
 }
 
@@ -46,12 +56,17 @@ export async function listKeys(deps: KeyDeps, accountName: string): Promise<ApiK
 /** Revokes by key id, display prefix or the full key. A prefix that names two keys is refused. */
 export async function revokeKey(deps: KeyDeps, ref: string): Promise<ApiKeyInfo> {
   const r = ref.trim();
-  const lookup = isWellFormedKey(r) ? { hash: hashKey(r) } : r.startsWith('key_') ? { id: r } : { prefix: displayPrefix(r) === r ? r : '\u0000' };
+  const lookup = isWellFormedKey(r)
+    ? { hash: hashKey(r) }
+    : r.startsWith('key_')
+      ? { id: r }
+      : { prefix: displayPrefix(r) === r ? r : '\u0000' };
   const found = await deps.keys.findForRevocation(lookup);
   if (found.length === 0) throw new DomainError('not_found', `No key matches '${r.slice(0, 20)}'.`);
   const live = found.filter((k) => k.revokedAt === null);
   if (live.length === 0) throw new DomainError('conflict', `Key ${found[0]!.id} is already revoked.`);
-  if (live.length > 1) throw new DomainError('conflict', `'${r}' matches ${live.length} keys; use the key id.`);
+  if (live.length > 1)
+    throw new DomainError('conflict', `'${r}' matches ${live.length} keys; use the key id.`);
   const revoked = await deps.keys.revoke(live[0]!.id);
   if (!revoked) throw new DomainError('conflict', `Key ${live[0]!.id} is already revoked.`);
   return revoked;

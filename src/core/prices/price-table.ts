@@ -15,8 +15,14 @@ export const DEFAULT_STALENESS: StalenessRules = { liveStaleMs: 72 * HOUR_MS, ba
  * vendor and vial size. Sorted in-stock first, then claimed vendors, then ascending exact price
  * per mg (ties: vendor slug, then vial size), so the first in-stock row is the best price.
  */
-export function mergePriceTable(rows: readonly StoredPrice[], nowMs: number, rules = DEFAULT_STALENESS): PriceRow[] {
-  const live = new Set(rows.filter((r) => r.source === 'live').map((r) => `${r.vendorSlug}\u0000${r.vialMg}`));
+export function mergePriceTable(
+  rows: readonly StoredPrice[],
+  nowMs: number,
+  rules = DEFAULT_STALENESS,
+): PriceRow[] {
+  const live = new Set(
+    rows.filter((r) => r.source === 'live').map((r) => `${r.vendorSlug}\u0000${r.vialMg}`),
+  );
   const merged: PriceRow[] = [];
   for (const r of rows) {
     if (r.source === 'baseline' && live.has(`${r.vendorSlug}\u0000${r.vialMg}`)) continue;

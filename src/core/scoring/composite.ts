@@ -1,4 +1,4 @@
-import { PILLARS, type PartialPillars, type Pillar, type Pillars, type Tier } from '../vendors/model.ts';
+import { type PartialPillars, PILLARS, type Pillar, type Pillars, type Tier } from '../vendors/model.ts';
 
 /** Pillar weights of method v0 (docs/methodology.md). They sum to 1. */
 export const DEFAULT_WEIGHTS: Readonly<Record<Pillar, number>> = {
@@ -38,7 +38,10 @@ export function effectiveScore(
   return { pillars: out, score: pinned ?? compositeOf(out, weights) };
 }
 
-export function compositeOf(pillars: Pillars, weights: Readonly<Record<Pillar, number>> = DEFAULT_WEIGHTS): number {
+export function compositeOf(
+  pillars: Pillars,
+  weights: Readonly<Record<Pillar, number>> = DEFAULT_WEIGHTS,
+): number {
   let sum = 0;
   let total = 0;
   for (const p of PILLARS) {

@@ -88,6 +88,11 @@ export function demoBatches(
   labs: readonly BatchLab[],
   nowMs: number,
   rng: Random,
+  /**
+   * Batch numbers embed dates and retry on collisions, so they draw from their own stream and the
+   * rest of the dataset stays identical whatever nowMs is.
+   */
+  idRng: Random,
 ): BatchImportRecord[] {
   const trusted = labs.filter((l) => l.trusted).map((l) => l.slug);
   const untrusted = labs.filter((l) => !l.trusted).map((l) => l.slug);
@@ -96,7 +101,7 @@ export function demoBatches(
 
   const uniqueId = (v: BatchVendor, p: DemoPeptide, madeMs: number): string => {
     for (;;) {
-      const id = formatBatchId(v.index % 8, v, p, madeMs, rng);
+      const id = formatBatchId(v.index % 8, v, p, madeMs, idRng);
       if (!used.has(batchKey(id))) {
         used.add(batchKey(id));
         return id;

@@ -29,8 +29,9 @@ export { DEMO_ACCOUNT } from './demo-vendors.ts';
 
 /**
  * The demo dataset behind `purerank seed demo`: a realistic, fully cross-referenced catalog.
- * Only timestamps depend on `nowMs` (all are relative to it and none lies in the future), so every
- * vendor keeps its tier and every batch its lookup state whatever day the demo is seeded.
+ * Only timestamps, batch numbers and founding years depend on `nowMs` (times are relative to it
+ * and none lies in the future), so every vendor keeps its tier and every batch its lookup state
+ * whatever day the demo is seeded.
  */
 
 const SEED = 0x5eed_0001;
@@ -97,7 +98,7 @@ export function demoDataset(nowMs: number): ImportBatch {
     out.claim.push({ type: 'claim', vendorSlug, account });
   out.override.push(...overrides(vendors));
   out.price.push(...prices(vendors, nowMs));
-  out.batch.push(...demoBatches(vendors, labs, nowMs, stream(5)));
+  out.batch.push(...demoBatches(vendors, labs, nowMs, stream(5), stream(6)));
   const { reviews, replies } = reviewsAndReplies(vendors, nowMs);
   out.review.push(...reviews);
   out.reply.push(...replies);

@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS, isoTime } from '../clock.ts';
+import { DAY_MS, HOUR_MS } from '../clock.ts';
 import {
   type BatchImportRecord,
   emptyImportBatch,
@@ -8,6 +8,7 @@ import {
 import { PILLARS } from '../vendors/model.ts';
 import { type Category, DEMO_PEPTIDES } from './demo-peptides.ts';
 import { authorHandle, BODIES, fill, sentimentOf, TITLES } from './demo-reviews.ts';
+import { createIsoFormatter } from './fast-iso.ts';
 import { hash32, unitHash } from './prng.ts';
 import { COUNTRIES, EXTRA_STEMS, VENDOR_WORDS_A, VENDOR_WORDS_B, VENDOR_WORDS_C } from './scale-words.ts';
 import { pad, slugify } from './text.ts';
@@ -114,7 +115,8 @@ export function scaleDataset(opts: ScaleOptions, nowMs: number, chunkSize = 10_0
 
 function* generate(opts: Required<ScaleOptions>, nowMs: number, size: number): Generator<ImportBatch> {
   const { vendors, batches, peptides, reviews, seed } = opts;
-  const at = (agoMs: number): string => isoTime(nowMs - agoMs);
+  const iso = createIsoFormatter();
+  const at = (agoMs: number): string => iso(nowMs - agoMs);
   /** Uniform in [0, 1) for (index, field): `salt` keeps the fields of one record independent. */
   const u = (i: number, salt: number): number => unitHash(i, (seed * 0x3c6ef372) ^ salt);
   const int = (i: number, salt: number, lo: number, hi: number): number =>

@@ -5,7 +5,11 @@ import type { VendorDetail } from './model.ts';
 /** Default length of `scoreHistory` / `score_history` (newest N, oldest first). */
 export const DEFAULT_HISTORY_LENGTH = 30;
 
-export async function getVendor(store: CatalogStore, slug: string, historyLength: number): Promise<VendorDetail> {
+export async function getVendor(
+  store: CatalogStore,
+  slug: string,
+  historyLength: number,
+): Promise<VendorDetail> {
   const v = await store.getVendorDetail(slug, historyLength);
   if (!v) throw notFound('Vendor', slug);
   return v;

@@ -29,7 +29,11 @@ const ImportRejected = T.Object(
       lines: T.Array(T.Object({ line: T.Integer(), message: T.String() })),
     }),
   },
-  { $id: 'ImportRejected', title: 'ImportRejected', description: 'Nothing was written; every bad line is listed.' },
+  {
+    $id: 'ImportRejected',
+    title: 'ImportRejected',
+    description: 'Nothing was written; every bad line is listed.',
+  },
 );
 
 export function adminGuard(token: string) {
@@ -70,9 +74,13 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
       if (typeof request.body !== 'string') {
         return sendError(request, reply, 'unsupported_media_type', 'Send the file as application/x-ndjson.');
       }
-      const result = await importJsonLines(request.body.split('\n'), { store: s.store.imports, clock: s.clock }, {
-        reason: 'admin import',
-      });
+      const result = await importJsonLines(
+        request.body.split('\n'),
+        { store: s.store.imports, clock: s.clock },
+        {
+          reason: 'admin import',
+        },
+      );
       if (!result.ok) {
         const n = result.errors.length;
         return reply.code(400).send({

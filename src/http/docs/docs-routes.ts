@@ -5,7 +5,12 @@ import type { FastifyInstance } from 'fastify';
 
 const require = createRequire(import.meta.url);
 const UI_DIR: string = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
-const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png']);
+const ASSETS = new Set([
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-standalone-preset.js',
+  'favicon-32x32.png',
+]);
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -40,7 +45,11 @@ export function docsRoutes(specs: { name: string; url: string }[]) {
     app.get<{ Params: { file: string } }>('/docs/assets/:file', async (req, reply) => {
       const file = req.params.file;
       if (!ASSETS.has(file)) return reply.callNotFound();
-      const type = file.endsWith('.css') ? 'text/css' : file.endsWith('.png') ? 'image/png' : 'application/javascript';
+      const type = file.endsWith('.css')
+        ? 'text/css'
+        : file.endsWith('.png')
+          ? 'image/png'
+          : 'application/javascript';
       reply.header('cache-control', 'public, max-age=86400');
       return reply.type(type).send(await readFile(join(UI_DIR, file)));
     });

@@ -57,13 +57,11 @@ export class OpenApiCollector {
     for (const r of this.routes) {
       const path = r.url.slice(this.prefix.length).replace(/:([A-Za-z0-9_]+)/g, '{$1}') || '/';
       const s = r.schema;
-      const parameters = [
-        ...paramList(s.params, 'path'),
-        ...paramList(s.querystring, 'query'),
-      ];
+      const parameters = [...paramList(s.params, 'path'), ...paramList(s.querystring, 'query')];
       const responses: Record<string, unknown> = {};
       for (const [status, schema] of Object.entries(s.response ?? {})) {
-        const description = (schema as { description?: string }).description ?? (status === '200' ? 'Success' : 'Error');
+        const description =
+          (schema as { description?: string }).description ?? (status === '200' ? 'Success' : 'Error');
         responses[status] = { description, content: { 'application/json': { schema: lift(schema) } } };
       }
       const op: Record<string, unknown> = {
@@ -77,7 +75,9 @@ export class OpenApiCollector {
       if (s.body) {
         op.requestBody = {
           required: true,
-          content: Object.fromEntries((s.consumes ?? ['application/json']).map((c) => [c, { schema: lift(s.body!) }])),
+          content: Object.fromEntries(
+            (s.consumes ?? ['application/json']).map((c) => [c, { schema: lift(s.body!) }]),
+          ),
         };
       }
       paths[path] ??= {};
@@ -95,7 +95,8 @@ export class OpenApiCollector {
           [security]: {
             type: 'http',
             scheme: 'bearer',
-            description: security === 'bearer' ? 'An API key: `prk_live_` + 32 characters.' : 'PURERANK_ADMIN_TOKEN.',
+            description:
+              security === 'bearer' ? 'An API key: `prk_live_` + 32 characters.' : 'PURERANK_ADMIN_TOKEN.',
           },
         },
       },
@@ -124,7 +125,10 @@ function rewriteRefs(node: unknown): unknown {
   if (node && typeof node === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) {
-      out[k] = k === '$ref' && typeof v === 'string' && !v.startsWith('#') ? `#/components/schemas/${v}` : rewriteRefs(v);
+      out[k] =
+        k === '$ref' && typeof v === 'string' && !v.startsWith('#')
+          ? `#/components/schemas/${v}`
+          : rewriteRefs(v);
     }
     return out;
   }

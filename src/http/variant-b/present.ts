@@ -1,8 +1,8 @@
+import type { BatchVerification } from '../../core/batches/model.ts';
 import type { ScoredVendor } from '../../core/catalog/read-model.ts';
 import type { PriceTable } from '../../core/prices/get-price-table.ts';
 import type { VendorPage } from '../../core/vendors/list-vendors.ts';
 import type { VendorDetail } from '../../core/vendors/model.ts';
-import type { BatchVerification } from '../../core/batches/model.ts';
 
 /**
  * Variant B's shapes, field by field (no recursive re-casing): camelCase where the spec says so,
@@ -21,7 +21,10 @@ const listItem = (v: ScoredVendor) => ({
 });
 
 export const presentVendorPage = (page: VendorPage, at: string): string =>
-  envelope({ vendors: page.vendors.map(listItem), total: page.total, limit: page.limit, offset: page.offset }, at);
+  envelope(
+    { vendors: page.vendors.map(listItem), total: page.total, limit: page.limit, offset: page.offset },
+    at,
+  );
 
 export const presentVendorDetail = (v: VendorDetail, at: string): string =>
   envelope(

@@ -71,7 +71,9 @@ export const PriceTableB = envelope(
     slug: T.String(),
     name: T.String(),
     category: T.String(),
-    prices: T.Array(PriceRowB, { description: 'In stock first, then claimed vendors, then ascending perMg.' }),
+    prices: T.Array(PriceRowB, {
+      description: 'In stock first, then claimed vendors, then ascending perMg.',
+    }),
   }),
   'PriceTableB',
 );
@@ -94,7 +96,10 @@ const Tested = {
   sourceUrl: T.String(),
 };
 
-export const BatchVerifiedB = T.Object({ state: T.Literal('verified'), ...Tested }, { title: 'BatchVerified' });
+export const BatchVerifiedB = T.Object(
+  { state: T.Literal('verified'), ...Tested },
+  { title: 'BatchVerified' },
+);
 export const BatchStaleB = T.Object(
   { state: T.Literal('stale'), ...Tested },
   { title: 'BatchStale', description: 'Tested more than 150 days ago.' },
@@ -104,7 +109,10 @@ export const BatchPendingB = T.Object(
   { title: 'BatchPending', description: 'A submission exists that has not been reviewed.' },
 );
 export const BatchMissingB = T.Object(
-  { state: T.Literal('missing'), batchId: T.String({ description: 'The batch number as requested (trimmed).' }) },
+  {
+    state: T.Literal('missing'),
+    batchId: T.String({ description: 'The batch number as requested (trimmed).' }),
+  },
   { title: 'BatchMissing', description: 'No record (a rejected submission alone counts as none).' },
 );
 

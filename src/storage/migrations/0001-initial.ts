@@ -87,7 +87,11 @@ export async function up(db: Kysely<unknown>, caps: DialectCapabilities): Promis
     .addColumn('reason', 'text', (c) => c.notNull())
     .addColumn('recorded_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('score_history_vendor').on('score_history').columns(['vendor_id', 'id']).execute();
+  await db.schema
+    .createIndex('score_history_vendor')
+    .on('score_history')
+    .columns(['vendor_id', 'id'])
+    .execute();
 
   await db.schema
     .createTable('peptides')
@@ -144,9 +148,10 @@ export async function up(db: Kysely<unknown>, caps: DialectCapabilities): Promis
     .addColumn('source_url', 'text')
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('submitted_at', 'text')
-    .addUniqueConstraint('batches_vendor_key', ['vendor_id', 'batch_key'])
+    // Leading with batch_key lets this one index serve both the upsert key and the lookup by number.
+    .addUniqueConstraint('batches_key_vendor', ['batch_key', 'vendor_id'])
     .execute();
-  await db.schema.createIndex('batches_key').on('batches').column('batch_key').execute();
+  await db.schema.createIndex('batches_vendor').on('batches').columns(['vendor_id', 'status']).execute();
 
   await db.schema
     .createTable('reviews')

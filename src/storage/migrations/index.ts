@@ -28,7 +28,10 @@ export interface MigrationReport {
 }
 
 /** Brings the schema to the newest version; safe to call on every start. */
-export async function migrateToLatest(db: Kysely<Database>, caps: DialectCapabilities): Promise<MigrationReport> {
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  caps: DialectCapabilities,
+): Promise<MigrationReport> {
   const migrator = new Migrator({ db, provider: new StaticProvider(caps) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -30,6 +30,10 @@ export class KyselyBatchStore implements BatchStore {
       .where('b.batch_key', '=', key);
     if (vendorSlug !== undefined) q = q.where('v.slug', '=', vendorSlug);
     const rows = await q.execute();
-    return rows.map((r) => ({ ...r, status: r.status as BatchStatus, vendorVerified: r.vendorVerified === 1 }));
+    return rows.map((r) => ({
+      ...r,
+      status: r.status as BatchStatus,
+      vendorVerified: r.vendorVerified === 1,
+    }));
   }
 }

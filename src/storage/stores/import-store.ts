@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
-import { batchKey, type ImportBatch } from '../../core/import/records.ts';
 import type { ChangeSignal } from '../../core/catalog/change-signal.ts';
+import { batchKey, type ImportBatch } from '../../core/import/records.ts';
 import type { ExistingKeys, ImportCounts, ImportStore } from '../../core/ports.ts';
 import type { DialectCapabilities } from '../dialect.ts';
 import type { BatchesTable, Database, PricesTable, ReviewsTable, VendorsTable } from '../schema.ts';
@@ -20,7 +20,11 @@ export class KyselyImportStore implements ImportStore {
 
   async existingKeys(batch: ImportBatch): Promise<ExistingKeys> {
     const wanted = referencedKeys(batch);
-    const lookup = async (table: 'accounts' | 'vendors' | 'peptides' | 'labs' | 'reviews', col: string, values: Set<string>) => {
+    const lookup = async (
+      table: 'accounts' | 'vendors' | 'peptides' | 'labs' | 'reviews',
+      col: string,
+      values: Set<string>,
+    ) => {
       const found = new Set<string>();
       for (const part of chunked([...values], 5000)) {
         const rows = await this.db
@@ -72,13 +76,23 @@ export class KyselyImportStore implements ImportStore {
     return result;
   }
 
-  private async applyOne(trx: Transaction<Database>, b: ImportBatch, now: string, affected: Set<string>): Promise<void> {
+  private async applyOne(
+    trx: Transaction<Database>,
+    b: ImportBatch,
+    now: string,
+    affected: Set<string>,
+  ): Promise<void> {
     const caps = this.caps;
     await upsertRows(
       trx,
       caps,
       'accounts',
-      b.account.map((r) => ({ name: r.name, plan: r.plan, rate_limit_a: r.rateLimitA, rate_limit_b: r.rateLimitB })),
+      b.account.map((r) => ({
+        name: r.name,
+        plan: r.plan,
+        rate_limit_a: r.rateLimitA,
+        rate_limit_b: r.rateLimitB,
+      })),
       ['name'],
       { defaults: { created_at: now } },
     );
@@ -106,7 +120,11 @@ export class KyselyImportStore implements ImportStore {
     );
     const withAliases = b.peptide.filter((p) => p.aliases !== undefined);
     if (withAliases.length) {
-      const ids = await idMap(trx, 'peptides', withAliases.map((p) => p.slug));
+      const ids = await idMap(
+        trx,
+        'peptides',
+        withAliases.map((p) => p.slug),
+      );
       for (const part of chunked([...ids.values()], 5000)) {
         await trx.deleteFrom('peptide_aliases').where('peptide_id', 'in', part).execute();
       }
@@ -129,7 +147,14 @@ export class KyselyImportStore implements ImportStore {
       updated_at: now,
     }));
     await upsertRows(trx, caps, 'vendors', vendorRows, ['slug'], {
-      defaults: { location: '', description: '', listing_plan: 'free', verified: 0, pending: 0, created_at: now },
+      defaults: {
+        location: '',
+        description: '',
+        listing_plan: 'free',
+        verified: 0,
+        pending: 0,
+        created_at: now,
+      },
     });
     for (const v of b.vendor) affected.add(v.slug);
 
@@ -140,7 +165,10 @@ export class KyselyImportStore implements ImportStore {
       ...b.review.map((r) => r.vendorSlug),
       ...b.override.map((r) => r.vendorSlug),
     ]);
-    const peptideIds = await idMap(trx, 'peptides', [...b.price.map((r) => r.peptideSlug), ...b.batch.map((r) => r.peptideSlug)]);
+    const peptideIds = await idMap(trx, 'peptides', [
+      ...b.price.map((r) => r.peptideSlug),
+      ...b.batch.map((r) => r.peptideSlug),
+    ]);
     const labIds = await idMap(
       trx,
       'labs',
@@ -151,7 +179,11 @@ export class KyselyImportStore implements ImportStore {
       const accountIds = new Map<string, number>();
       const names = [...new Set(b.claim.flatMap((c) => (c.account ? [c.account] : [])))];
       for (const part of chunked(names, 5000)) {
-        for (const a of await trx.selectFrom('accounts').select(['id', 'name']).where('name', 'in', part).execute()) {
+        for (const a of await trx
+          .selectFrom('accounts')
+          .select(['id', 'name'])
+          .where('name', 'in', part)
+          .execute()) {
           accountIds.set(a.name, a.id);
         }
       }
@@ -190,7 +222,7 @@ export class KyselyImportStore implements ImportStore {
       status: r.status,
       submitted_at: r.submittedAt,
     }));
-    await upsertRows(trx, caps, 'batches', batchRows, ['vendor_id', 'batch_key']);
+    await upsertRows(trx, caps, 'batches', batchRows, ['batch_key', 'vendor_id']);
     for (const r of b.batch) affected.add(r.vendorSlug);
 
     const reviewRows: Insertable<ReviewsTable>[] = b.review.map((r) => ({

@@ -21,7 +21,12 @@ export class KyselyRateLimitStateStore implements RateLimitStateStore {
       if (m) m.count += c.count;
       else merged.set(k, { ...c });
     }
-    const rows = [...merged.values()].map((c) => ({ key_id: c.keyId, scope: c.scope, second: c.second, count: c.count }));
+    const rows = [...merged.values()].map((c) => ({
+      key_id: c.keyId,
+      scope: c.scope,
+      second: c.second,
+      count: c.count,
+    }));
     await this.db.transaction().execute(async (trx) => {
       for (const part of chunked(rows, Math.floor(this.caps.maxParameters / 4) - 1)) {
         await trx
@@ -45,7 +50,12 @@ export class KyselyRateLimitStateStore implements RateLimitStateStore {
       .where('count', '>', 0)
       .orderBy('second')
       .execute();
-    return rows.map((r) => ({ keyId: r.key_id, scope: r.scope as RateLimitScope, second: Number(r.second), count: r.count }));
+    return rows.map((r) => ({
+      keyId: r.key_id,
+      scope: r.scope as RateLimitScope,
+      second: Number(r.second),
+      count: r.count,
+    }));
   }
 
   async pruneHits(beforeSecond: number): Promise<void> {

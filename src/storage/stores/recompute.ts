@@ -28,7 +28,11 @@ export async function recomputeVendors(
       .execute();
     const ids = vendors.map((v) => v.id);
     const overrides = new Map<number, OverrideMap>();
-    for (const o of await trx.selectFrom('overrides').select(['vendor_id', 'field', 'value']).where('vendor_id', 'in', ids).execute()) {
+    for (const o of await trx
+      .selectFrom('overrides')
+      .select(['vendor_id', 'field', 'value'])
+      .where('vendor_id', 'in', ids)
+      .execute()) {
       const m = overrides.get(o.vendor_id) ?? {};
       m[o.field as Pillar | 'score'] = o.value;
       overrides.set(o.vendor_id, m);
@@ -47,7 +51,13 @@ export async function recomputeVendors(
     const history: { vendor_id: number; score: number; reason: string; recorded_at: string }[] = [];
     for (const v of vendors) {
       const eff = effectiveScore(
-        { coa: v.coa, purity: v.purity, sentiment: v.sentiment, transparency: v.transparency, experience: v.experience },
+        {
+          coa: v.coa,
+          purity: v.purity,
+          sentiment: v.sentiment,
+          transparency: v.transparency,
+          experience: v.experience,
+        },
         overrides.get(v.id) ?? {},
       );
       const avg = purity.get(v.id) ?? null;

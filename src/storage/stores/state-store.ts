@@ -11,7 +11,11 @@ export class KyselyStateStore implements StateStore {
   ) {}
 
   async read(): Promise<DataState> {
-    const row = await this.db.selectFrom('data_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('data_state')
+      .selectAll()
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
     return {
       dataVersion: Number(row.data_version),
       keysVersion: Number(row.keys_version),

@@ -21,7 +21,9 @@ export async function upsertRows<T extends Table>(
   if (rows.length === 0) return;
   const groups = new Map<string, Record<string, unknown>[]>();
   for (const row of rows) {
-    const present = Object.keys(row as object).filter((k) => (row as Record<string, unknown>)[k] !== undefined);
+    const present = Object.keys(row as object).filter(
+      (k) => (row as Record<string, unknown>)[k] !== undefined,
+    );
     const sig = present.sort().join(',');
     const list = groups.get(sig);
     const full = { ...opts.defaults, ...stripUndefined(row as Record<string, unknown>) };

@@ -37,9 +37,17 @@ export function getPricesRoute(app: FastifyInstance, s: AppServices, cache: Resp
         let validUntil = Number.POSITIVE_INFINITY;
         for (const p of table.prices) {
           if (p.stale) continue;
-          validUntil = Math.min(validUntil, Date.parse(p.updatedAt) + (p.live ? rules.liveStaleMs : rules.baselineStaleMs) + 1);
+          validUntil = Math.min(
+            validUntil,
+            Date.parse(p.updatedAt) + (p.live ? rules.liveStaleMs : rules.baselineStaleMs) + 1,
+          );
         }
-        body = cache.set(key, state.dataVersion, toCachedBody(presentPriceTable(table, state.dataUpdatedAt)), validUntil);
+        body = cache.set(
+          key,
+          state.dataVersion,
+          toCachedBody(presentPriceTable(table, state.dataUpdatedAt)),
+          validUntil,
+        );
       }
       return sendJson(request, reply, body);
     },

@@ -10,7 +10,10 @@ import { VendorListB } from '../schemas.ts';
 
 const Query = T.Object({
   limit: T.Optional(
-    T.Integer({ default: DEFAULT_PAGE_SIZE, description: 'Page size, default 50; values outside 1..200 are clamped.' }),
+    T.Integer({
+      default: DEFAULT_PAGE_SIZE,
+      description: 'Page size, default 50; values outside 1..200 are clamped.',
+    }),
   ),
   offset: T.Optional(T.Integer({ default: 0, minimum: 0, description: 'Vendors to skip, default 0.' })),
 });
@@ -38,7 +41,11 @@ export function listVendorsRoute(app: FastifyInstance, s: AppServices, cache: Re
       let body = cache.get(key, state.dataVersion, 0);
       if (!body) {
         const snap = await s.catalog.get(state);
-        body = cache.set(key, snap.version, toCachedBody(presentVendorPage(listVendors(snap, 'scored', limit, offset), snap.dataUpdatedAt)));
+        body = cache.set(
+          key,
+          snap.version,
+          toCachedBody(presentVendorPage(listVendors(snap, 'scored', limit, offset), snap.dataUpdatedAt)),
+        );
       }
       return sendJson(request, reply, body);
     },

@@ -22,9 +22,13 @@ export function lookupBatchRoute(app: FastifyInstance, s: AppServices, cache: Re
           'URL-encode them. When vendors share a number, `vendor` narrows the lookup; otherwise the strongest ' +
           'record wins (current, then stale, then pending).',
         tags: ['batches'],
-        params: T.Object({ batchId: T.String({ maxLength: 512, description: 'Batch number (1..128 characters).' }) }),
+        params: T.Object({
+          batchId: T.String({ maxLength: 512, description: 'Batch number (1..128 characters).' }),
+        }),
         querystring: T.Object({
-          vendor: T.Optional(T.String({ minLength: 1, maxLength: 64, description: 'Vendor slug to narrow the lookup.' })),
+          vendor: T.Optional(
+            T.String({ minLength: 1, maxLength: 64, description: 'Vendor slug to narrow the lookup.' }),
+          ),
         }),
         response: { 200: BatchLookupB, ...commonErrors() },
       },
@@ -44,7 +48,12 @@ export function lookupBatchRoute(app: FastifyInstance, s: AppServices, cache: Re
           answer.state === 'verified' || answer.state === 'stale'
             ? Date.parse(answer.testedAt) + (answer.ageDays + 1) * DAY_MS
             : Number.POSITIVE_INFINITY;
-        body = cache.set(key, state.dataVersion, toCachedBody(presentBatch(answer, state.dataUpdatedAt)), validUntil);
+        body = cache.set(
+          key,
+          state.dataVersion,
+          toCachedBody(presentBatch(answer, state.dataUpdatedAt)),
+          validUntil,
+        );
       }
       return sendJson(request, reply, body);
     },

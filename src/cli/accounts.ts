@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import { createAccount } from '../core/keys/manage-keys.ts';
+import { PLANS, type Plan } from '../core/keys/model.ts';
+import { withStore } from './context.ts';
+import { CliError, positiveInt } from './output.ts';
+
+export function accountsCommand(program: Command): void {
+  const accounts = program.command('accounts').description('Manage customer accounts.');
+  accounts
+    .command('create')
+    .argument('<name>', 'account name')
+    .requiredOption('--plan <plan>', `one of ${PLANS.join(', ')}`)
+    .option('--rate-limit-a <n>', 'custom plan: requests per UTC hour on /v1')
+    .option('--rate-limit-b <n>', 'custom plan: requests per rolling 24 h on /api/v1')
+    .description('Create an account.')
+    .action(async (name: string, o: { plan: string; rateLimitA?: string; rateLimitB?: string }) => {
+      if (!(PLANS as readonly string[]).includes(o.plan)) {
+        throw new CliError(`--plan must be one of ${PLANS.join(', ')}, got '${o.plan}'`);
+      }
+      const rateLimitA = o.rateLimitA === undefined ? null : positiveInt('--rate-limit-a', o.rateLimitA);
+      const rateLimitB = o.rateLimitB === undefined ? null : positiveInt('--rate-limit-b', o.rateLimitB);
+      await withStore(async (store) => {
+        const a = await createAccount(store, { name, plan: o.plan as Plan, rateLimitA, rateLimitB });
+        process.stdout.write(`created account ${a.name} (plan ${a.plan})\n`);
+      });
+    });
+  accounts
+    .command('list')
+    .description('List accounts.')
+    .action(async () => {
+      await withStore(async (store) => {
+        for (const a of await store.accounts.list())
+          process.stdout.write(`${a.name}\t${a.plan}\t${a.createdAt}\n`);
+      });
+    });
+}
