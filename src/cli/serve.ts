@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config/config.ts';
-import { createContainer } from '../container.ts';
-import { buildApp } from '../http/app.ts';
-import { prepareDemo } from './demo-key.ts';
 import { positiveInt } from './output.ts';
 
 export function serveCommand(program: Command): void {
@@ -16,6 +13,12 @@ export function serveCommand(program: Command): void {
         ...(o.port ? { port: positiveInt('--port', o.port, 65_535) } : {}),
         ...(o.host ? { host: o.host } : {}),
       });
+      // Loaded here, not at the top: other commands should not pay for the HTTP stack at start-up.
+      const [{ createContainer }, { buildApp }, { prepareDemo }] = await Promise.all([
+        import('../container.ts'),
+        import('../http/app.ts'),
+        import('./demo-key.ts'),
+      ]);
       const container = await createContainer(config);
       const demo = config.seedDemoWhenEmpty ? await prepareDemo(container) : { seeded: false, key: null };
       const app = await buildApp(container, { logger: { level: config.logLevel } });

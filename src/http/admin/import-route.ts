@@ -67,7 +67,7 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
         tags: ['import'],
         consumes: ['application/x-ndjson'],
         body: T.String({ description: 'JSON Lines, one record per line.' }),
-        response: { 200: ImportOk, ...commonErrors({ 400: 'The file has bad lines; nothing was written.' }) },
+        response: { ...commonErrors(), 200: ImportOk, 400: ImportRejected },
       },
     },
     async (request, reply) => {
@@ -100,4 +100,3 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
   );
 }
 
-export const ImportSchemas = { ImportOk, ImportRejected };
