@@ -16,7 +16,7 @@ import { VARIANT_B_PREFIX, variantB } from './variant-b/index.ts';
 export interface AppOptions {
   /** pino logger options, or false for none (tests). */
   logger?: boolean | { level: string };
-  /** Base URL shown in the OpenAPI documents. */
+  /** Absolute base URL for the OpenAPI `servers` entry; default: relative, so the docs work wherever served. */
   publicUrl?: string;
 }
 
@@ -52,7 +52,7 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
     if (next.dataVersion !== prev.dataVersion) cache.clear();
   });
 
-  const base = opts.publicUrl ?? `http://localhost:${services.config.port}`;
+  const base = opts.publicUrl ?? '';
   const docB = new OpenApiCollector(VARIANT_B_PREFIX);
   docB.attach(app);
   const docAdmin = new OpenApiCollector(ADMIN_PREFIX);

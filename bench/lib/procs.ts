@@ -1,0 +1,156 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** A failure that makes the results meaningless: run.ts prints the message and exits 1. */
+export class BenchError extends Error {
+  override readonly name = 'BenchError';
+}
+
+const children = new Set<ChildProcess>();
+
+/** Kills whatever is still running when the bench exits, however it exits. */
+export function installCleanup(): void {
+  process.once('exit', () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  });
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => {
+      process.stderr.write(`\n${sig}: stopping servers\n`);
+      void Promise.allSettled([...children].map((c) => stopChild(c))).then(() => process.exit(130));
+    });
+  }
+}
+
+/** Whether `taskset -c <cpu>` works here (the tool exists and the CPU is online). */
+export function canPin(cpu: number): boolean {
+  const r = spawnSync('taskset', ['-c', String(cpu), 'true'], { stdio: 'ignore' });
+  return r.status === 0;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  /** Lines written so far (service log tail for error messages). */
+  output(): string;
+}
+
+function launch(
+  cmd: string[],
+  opts: { cpu: number | null; env: NodeJS.ProcessEnv; cwd: string; logFile: string },
+): { child: ChildProcess; output: () => string } {
+  const argv = opts.cpu === null ? cmd : ['taskset', '-c', String(opts.cpu), ...cmd];
+  const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  const log = createWriteStream(opts.logFile);
+  let tail = '';
+  const keep = (d: Buffer) => {
+    log.write(d);
+    tail = (tail + d.toString()).slice(-8000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  child.once('close', () => log.end());
+  return { child, output: () => tail };
+}
+
+const exited = (c: ChildProcess) => c.exitCode !== null || c.signalCode !== null;
+
+/** Starts the service and waits until /healthz answers. */
+export async function startService(opts: {
+  cwd: string;
+  databaseUrl: string;
+  cpu: number | null;
+  logFile: string;
+  nodeArgs: string[];
+  timeoutMs?: number;
+}): Promise<Spawned> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: opts.databaseUrl,
+    PURERANK_SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+  };
+  const { child, output } = launch(['node', ...opts.nodeArgs, 'bin/purerank.js', 'serve'], { ...opts, env });
+  const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
+  while (Date.now() < deadline) {
+    if (exited(child)) throw new BenchError(`the service exited during start-up (${child.exitCode ?? child.signalCode}):\n${output()}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.ok) return { child, pid: child.pid!, port, output };
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  await stopChild(child);
+  throw new BenchError(`the service did not answer /healthz within ${(opts.timeoutMs ?? 180_000) / 1000} s:\n${output()}`);
+}
+
+/** Starts bench/bare-server.ts and waits for its "LISTENING <port>" line. */
+export async function startBare(opts: { cwd: string; responsesFile: string; cpu: number | null; logFile: string }): Promise<Spawned> {
+  const { child, output } = launch(['node', '--import', 'tsx', 'bench/bare-server.ts', opts.responsesFile], {
+    ...opts,
+    env: process.env,
+  });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (exited(child)) throw new BenchError(`the bare server exited during start-up:\n${output()}`);
+    const m = /LISTENING (\d+)/.exec(output());
+    if (m) return { child, pid: child.pid!, port: Number(m[1]), output };
+    await sleep(50);
+  }
+  await stopChild(child);
+  throw new BenchError(`the bare server did not start:\n${output()}`);
+}
+
+/** SIGTERM (the service then flushes its rate-limit state), SIGKILL after 20 s. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (exited(child)) return;
+  const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await done;
+  clearTimeout(timer);
+}
+
+export interface Memory {
+  /** Resident set now, MB. */
+  rssMb: number;
+  /** Peak resident set so far, MB. */
+  hwmMb: number;
+}
+
+/** VmRSS and VmHWM of a process (Linux /proc). */
+export function readMemory(pid: number): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string): number => {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    if (!m) throw new BenchError(`no ${field} in /proc/${pid}/status`);
+    return Number(m[1]);
+  };
+  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
+}
+
+/** The process name of a pid: 'node' once taskset has exec'd it. */
+export function processName(pid: number): string {
+  return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+}
