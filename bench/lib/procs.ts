@@ -54,7 +54,11 @@ function launch(
   opts: { cpu: number | null; env: NodeJS.ProcessEnv; cwd: string; logFile: string },
 ): { child: ChildProcess; output: () => string } {
   const argv = opts.cpu === null ? cmd : ['taskset', '-c', String(opts.cpu), ...cmd];
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(argv[0]!, argv.slice(1), {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   child.once('exit', () => children.delete(child));
   const log = createWriteStream(opts.logFile);
@@ -92,7 +96,10 @@ export async function startService(opts: {
   const { child, output } = launch(['node', ...opts.nodeArgs, 'bin/purerank.js', 'serve'], { ...opts, env });
   const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
   while (Date.now() < deadline) {
-    if (exited(child)) throw new BenchError(`the service exited during start-up (${child.exitCode ?? child.signalCode}):\n${output()}`);
+    if (exited(child))
+      throw new BenchError(
+        `the service exited during start-up (${child.exitCode ?? child.signalCode}):\n${output()}`,
+      );
     try {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       if (res.ok) return { child, pid: child.pid!, port, output };
@@ -102,11 +109,18 @@ export async function startService(opts: {
     await sleep(200);
   }
   await stopChild(child);
-  throw new BenchError(`the service did not answer /healthz within ${(opts.timeoutMs ?? 180_000) / 1000} s:\n${output()}`);
+  throw new BenchError(
+    `the service did not answer /healthz within ${(opts.timeoutMs ?? 180_000) / 1000} s:\n${output()}`,
+  );
 }
 
 /** Starts bench/bare-server.ts and waits for its "LISTENING <port>" line. */
-export async function startBare(opts: { cwd: string; responsesFile: string; cpu: number | null; logFile: string }): Promise<Spawned> {
+export async function startBare(opts: {
+  cwd: string;
+  responsesFile: string;
+  cpu: number | null;
+  logFile: string;
+}): Promise<Spawned> {
   const { child, output } = launch(['node', '--import', 'tsx', 'bench/bare-server.ts', opts.responsesFile], {
     ...opts,
     env: process.env,

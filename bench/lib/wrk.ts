@@ -10,7 +10,16 @@ export interface WrkResult {
   requests: number;
   bytes: number;
   errors: { connect: number; read: number; write: number; status: number; timeout: number };
-  latencyUs: { min: number; mean: number; stdev: number; max: number; p50: number; p90: number; p99: number; p999: number };
+  latencyUs: {
+    min: number;
+    mean: number;
+    stdev: number;
+    max: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    p999: number;
+  };
   /** requests / duration. */
   rps: number;
 }
@@ -33,7 +42,15 @@ export interface WrkRun {
 
 /** One thread (so rotate.lua's rotation is exact and the client needs one core), pinned when possible. */
 export async function runWrk(run: WrkRun): Promise<WrkResult> {
-  const wrkArgs = ['-t1', `-c${run.connections}`, `-d${run.seconds}s`, '--latency', '-s', ROTATE_SCRIPT, run.url];
+  const wrkArgs = [
+    '-t1',
+    `-c${run.connections}`,
+    `-d${run.seconds}s`,
+    '--latency',
+    '-s',
+    ROTATE_SCRIPT,
+    run.url,
+  ];
   const [cmd, args] = run.cpu === null ? ['wrk', wrkArgs] : ['taskset', ['-c', run.cpu, 'wrk', ...wrkArgs]];
   const env: NodeJS.ProcessEnv = {
     ...process.env,

@@ -40,7 +40,7 @@ export function importCommand(program: Command): void {
         parse.done();
         if (!result.ok) {
           for (const e of result.errors) process.stderr.write(`line ${e.line}: ${e.message}\n`);
-          const n = result.errors.length;
+          const n = new Set(result.errors.map((e) => e.line)).size;
           throw new CliError(`${n} bad line${n === 1 ? '' : 's'} in ${file}; nothing was imported`);
         }
         write.done();

@@ -61,6 +61,19 @@ export interface CatalogStore {
   listPeptides(): Promise<Peptide[]>;
   /** Every stored listing of a peptide, both sources, with vendor display facts. */
   listPrices(peptideId: number): Promise<StoredPrice[]>;
+  /** Which vendors sell which peptides (a listing of either source), as id pairs. */
+  listOfferings(): Promise<{ peptideId: number; vendorId: number }[]>;
+  /** Evidence shown in Variant A's vendor report. */
+  vendorEvidence(vendorId: number, recent: number): Promise<VendorEvidence>;
+}
+
+export interface VendorEvidence {
+  /** Approved CoAs (batches) on record. */
+  coaCount: number;
+  /** Names of the peptides the vendor lists, by name. */
+  peptideNames: string[];
+  /** Newest approved or pending batches (rejected ones are not evidence), newest first. */
+  recent: BatchRecord[];
 }
 
 export interface BatchStore {

@@ -5,6 +5,7 @@ import './request-context.ts';
 import '../core/validation/formats.ts';
 import { ADMIN_PREFIX, adminApi } from './admin/index.ts';
 import { docsRoutes } from './docs/docs-routes.ts';
+import { sendError } from './error-body.ts';
 import { registerErrorHandling } from './errors.ts';
 import { refundRate } from './guard.ts';
 import { OpenApiCollector } from './openapi/build-document.ts';
@@ -37,6 +38,16 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
       customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false },
     },
     return503OnClosing: true,
+    // Errors the router raises before any route runs (bad percent-encoding, over-long parameters)
+    // get the documented body too, without echoing the URL back.
+    frameworkErrors: (err, request, reply) => {
+      reply.header('x-request-id', request.id);
+      const message =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A path parameter is too long.'
+          : 'The request URL is malformed.';
+      return sendError(request, reply, 'invalid_parameter', message);
+    },
   });
 
   app.addHook('onSend', async (request, reply) => {

@@ -24,11 +24,16 @@ describe.skipIf(chromiumMissing)('/docs in a real browser', () => {
     await page.goto(`${base}/docs`);
     await page.getByText('PureRank API — Variant B').first().waitFor({ timeout: 15_000 });
     for (const op of ['/vendors', '/vendors/{slug}', '/peptides/{slug}/prices', '/batches/{batchId}']) {
-      await expect(page.locator('.opblock-summary-path', { hasText: op }).first().isVisible()).resolves.toBe(true);
+      await expect(page.locator('.opblock-summary-path', { hasText: op }).first().isVisible()).resolves.toBe(
+        true,
+      );
     }
     // Every asset came from this service: nothing was fetched (or tried) from elsewhere.
     expect(failed).toEqual([]);
-    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR ?? '/tmp'}/purerank-docs.png`, fullPage: false });
+    await page.screenshot({
+      path: `${process.env.SCREENSHOT_DIR ?? '/tmp'}/purerank-docs.png`,
+      fullPage: false,
+    });
   });
 
   it('lets a reader expand an operation and see its parameters', async () => {
@@ -38,6 +43,8 @@ describe.skipIf(chromiumMissing)('/docs in a real browser', () => {
     await op.waitFor({ timeout: 15_000 });
     await op.click();
     await page.getByText('Batch number (1..128 characters).').first().waitFor({ timeout: 5_000 });
-    await expect(page.locator('.parameter__name', { hasText: 'vendor' }).first().isVisible()).resolves.toBe(true);
+    await expect(page.locator('.parameter__name', { hasText: 'vendor' }).first().isVisible()).resolves.toBe(
+      true,
+    );
   });
 });

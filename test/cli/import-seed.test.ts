@@ -48,7 +48,7 @@ describe('purerank import and seed', () => {
     expect(r.stderr).toContain('line 3: not valid JSON');
     expect(r.stderr).toMatch(/line 4: batch: vendor 'ghost' does not exist/);
     expect(r.stderr).toMatch(/line 4: batch: peptide 'none' does not exist/);
-    expect(r.stderr.trim().split('\n').at(-1)).toBe('purerank: 4 bad lines in -; nothing was imported');
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('purerank: 3 bad lines in -; nothing was imported');
     expect(await vendorCount(env.DATABASE_URL)).toBe(0);
   });
 
@@ -63,7 +63,10 @@ describe('purerank import and seed', () => {
     const demo = await runCli(['seed', 'demo'], env);
     expect(demo.code).toBe(0);
     expect(demo.stdout).toMatch(/60 vendor/);
-    const scale = await runCli(['seed', 'scale', '--vendors', '20', '--batches', '300', '--peptides', '10'], env);
+    const scale = await runCli(
+      ['seed', 'scale', '--vendors', '20', '--batches', '300', '--peptides', '10'],
+      env,
+    );
     expect(scale.code).toBe(0);
     expect(scale.stdout).toMatch(/20 vendor.*300 batch/);
     expect((await runCli(['migrate'], env)).stdout.trim()).toBe('schema is up to date');

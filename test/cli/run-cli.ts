@@ -12,7 +12,8 @@ export interface CliResult {
 }
 
 /** A fresh SQLite database path for one CLI scenario. */
-export const tempDatabase = (): string => `sqlite:${join(mkdtempSync(join(tmpdir(), 'purerank-cli-')), 'cli.db')}`;
+export const tempDatabase = (): string =>
+  `sqlite:${join(mkdtempSync(join(tmpdir(), 'purerank-cli-')), 'cli.db')}`;
 
 /** Runs the real CLI as a child process, the way an operator would. */
 export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
@@ -36,7 +37,9 @@ export function runCli(args: string[], env: Record<string, string>, input?: stri
 }
 
 /** Starts `purerank serve` and resolves once it prints its address. */
-export function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; output: () => string }> {
+export function startServer(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; base: string; output: () => string }> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [BIN, 'serve'], {
       env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env },

@@ -32,7 +32,7 @@ describe('purerank serve', () => {
     expect(revoke.code).toBe(0);
     const after = await fetch(`${second.base}/api/v1/vendors?limit=1`, { headers });
     expect(after.status).toBe(401);
-    expect((await after.json()).error.code).toBe('invalid_api_key');
+    expect(((await after.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
     expect(await stopServer(second.child)).toBe(0);
   }, 90_000);
 

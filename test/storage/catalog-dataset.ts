@@ -10,7 +10,13 @@ import { pillarOverrides } from './support.ts';
 export const CATALOG: ImportRecord[] = [
   { type: 'account', name: 'acme', plan: 'pro' },
   { type: 'account', name: 'custom-co', plan: 'custom', rateLimitA: 10, rateLimitB: 20 },
-  { type: 'lab', slug: 'janoshik', name: 'Janoshik Analytical', trusted: true, verifyUrl: 'https://janoshik.com/verify' },
+  {
+    type: 'lab',
+    slug: 'janoshik',
+    name: 'Janoshik Analytical',
+    trusted: true,
+    verifyUrl: 'https://janoshik.com/verify',
+  },
   { type: 'lab', slug: 'colmaric', name: 'Colmaric' },
   {
     type: 'peptide',
@@ -20,7 +26,13 @@ export const CATALOG: ImportRecord[] = [
     molecularWeight: '1419.5 g/mol',
     aliases: ['PL 14736', 'Body Protection Compound', 'bpc157'],
   },
-  { type: 'peptide', slug: 'aod-9604', name: 'AOD-9604', category: 'metabolic', molecularWeight: '1815.1 g/mol' },
+  {
+    type: 'peptide',
+    slug: 'aod-9604',
+    name: 'AOD-9604',
+    category: 'metabolic',
+    molecularWeight: '1815.1 g/mol',
+  },
   {
     type: 'vendor',
     slug: 'alpha',
@@ -89,7 +101,14 @@ export const CATALOG: ImportRecord[] = [
     testedAt: '2026-03-01T00:00:00.000Z',
     status: 'approved',
   },
-  { type: 'batch', vendorSlug: 'alpha', batchId: 'REJ-1', peptideSlug: 'bpc-157', purity: 40, status: 'rejected' },
+  {
+    type: 'batch',
+    vendorSlug: 'alpha',
+    batchId: 'REJ-1',
+    peptideSlug: 'bpc-157',
+    purity: 40,
+    status: 'rejected',
+  },
   {
     type: 'batch',
     vendorSlug: 'alpha',

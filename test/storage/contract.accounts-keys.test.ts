@@ -45,7 +45,12 @@ describe.each(DIALECTS)('storage contract: accounts and keys (%s)', (dialect) =>
     fresh = await openFreshStore(dialect);
     store = fresh.store;
     acme = await store.accounts.create({ name: 'acme', plan: 'pro' });
-    other = await store.accounts.create({ name: 'Zeta Labs', plan: 'custom', rateLimitA: 50, rateLimitB: 900 });
+    other = await store.accounts.create({
+      name: 'Zeta Labs',
+      plan: 'custom',
+      rateLimitA: 50,
+      rateLimitB: 900,
+    });
   });
   afterAll(async () => fresh?.close());
 
@@ -79,7 +84,13 @@ describe.each(DIALECTS)('storage contract: accounts and keys (%s)', (dialect) =>
       prefix: 'prk_live_Fnd1',
       hash: hashKey('find-1'),
     });
-    expect(info).toMatchObject({ id: 'key_find_1', accountId: other.id, name: 'ci', prefix: 'prk_live_Fnd1', revokedAt: null });
+    expect(info).toMatchObject({
+      id: 'key_find_1',
+      accountId: other.id,
+      name: 'ci',
+      prefix: 'prk_live_Fnd1',
+      revokedAt: null,
+    });
     expect(await store.keys.findByHash(hashKey('find-1'))).toEqual({
       keyId: 'key_find_1',
       accountId: other.id,
@@ -93,17 +104,43 @@ describe.each(DIALECTS)('storage contract: accounts and keys (%s)', (dialect) =>
   });
 
   it('refuses a duplicate key hash', async () => {
-    await store.keys.insert({ id: 'key_dup_1', accountId: acme.id, name: null, prefix: 'prk_live_Dup1', hash: hashKey('dup') });
+    await store.keys.insert({
+      id: 'key_dup_1',
+      accountId: acme.id,
+      name: null,
+      prefix: 'prk_live_Dup1',
+      hash: hashKey('dup'),
+    });
     await expect(
-      store.keys.insert({ id: 'key_dup_2', accountId: acme.id, name: null, prefix: 'prk_live_Dup1', hash: hashKey('dup') }),
+      store.keys.insert({
+        id: 'key_dup_2',
+        accountId: acme.id,
+        name: null,
+        prefix: 'prk_live_Dup1',
+        hash: hashKey('dup'),
+      }),
     ).rejects.toThrow();
-    expect((await store.keys.findForRevocation({ prefix: 'prk_live_Dup1' })).map((k) => k.id)).toEqual(['key_dup_1']);
+    expect((await store.keys.findForRevocation({ prefix: 'prk_live_Dup1' })).map((k) => k.id)).toEqual([
+      'key_dup_1',
+    ]);
   });
 
   it('lists the keys of one account only', async () => {
     const acct = await store.accounts.create({ name: 'lister', plan: 'enterprise' });
-    await store.keys.insert({ id: 'key_l_b', accountId: acct.id, name: 'b', prefix: 'prk_live_LstB', hash: hashKey('lb') });
-    await store.keys.insert({ id: 'key_l_a', accountId: acct.id, name: null, prefix: 'prk_live_LstA', hash: hashKey('la') });
+    await store.keys.insert({
+      id: 'key_l_b',
+      accountId: acct.id,
+      name: 'b',
+      prefix: 'prk_live_LstB',
+      hash: hashKey('lb'),
+    });
+    await store.keys.insert({
+      id: 'key_l_a',
+      accountId: acct.id,
+      name: null,
+      prefix: 'prk_live_LstA',
+      hash: hashKey('la'),
+    });
     const listed = await store.keys.listForAccount(acct.id);
     expect(listed.map((k) => k.id).sort()).toEqual(['key_l_a', 'key_l_b']);
     expect(listed.every((k) => k.accountId === acct.id && k.revokedAt === null)).toBe(true);
@@ -112,21 +149,40 @@ describe.each(DIALECTS)('storage contract: accounts and keys (%s)', (dialect) =>
   });
 
   it('finds keys for revocation by id, by display prefix and by hash', async () => {
-    await store.keys.insert({ id: 'key_rev_1', accountId: acme.id, name: null, prefix: 'prk_live_Rev1', hash: hashKey('r1') });
-    await store.keys.insert({ id: 'key_rev_2', accountId: acme.id, name: null, prefix: 'prk_live_Rev1', hash: hashKey('r2') });
+    await store.keys.insert({
+      id: 'key_rev_1',
+      accountId: acme.id,
+      name: null,
+      prefix: 'prk_live_Rev1',
+      hash: hashKey('r1'),
+    });
+    await store.keys.insert({
+      id: 'key_rev_2',
+      accountId: acme.id,
+      name: null,
+      prefix: 'prk_live_Rev1',
+      hash: hashKey('r2'),
+    });
     expect((await store.keys.findForRevocation({ id: 'key_rev_1' })).map((k) => k.id)).toEqual(['key_rev_1']);
-    expect((await store.keys.findForRevocation({ hash: hashKey('r2') })).map((k) => k.id)).toEqual(['key_rev_2']);
-    expect((await store.keys.findForRevocation({ prefix: 'prk_live_Rev1' })).map((k) => k.id).sort()).toEqual([
-      'key_rev_1',
+    expect((await store.keys.findForRevocation({ hash: hashKey('r2') })).map((k) => k.id)).toEqual([
       'key_rev_2',
     ]);
+    expect((await store.keys.findForRevocation({ prefix: 'prk_live_Rev1' })).map((k) => k.id).sort()).toEqual(
+      ['key_rev_1', 'key_rev_2'],
+    );
     expect(await store.keys.findForRevocation({ id: 'key_nope' })).toEqual([]);
     expect(await store.keys.findForRevocation({ prefix: 'prk_live_Nope' })).toEqual([]);
     expect(await store.keys.findForRevocation({})).toEqual([]);
   });
 
   it('revokes a key once: the second revoke returns null and leaves it revoked', async () => {
-    await store.keys.insert({ id: 'key_gone', accountId: acme.id, name: null, prefix: 'prk_live_Gone', hash: hashKey('gone') });
+    await store.keys.insert({
+      id: 'key_gone',
+      accountId: acme.id,
+      name: null,
+      prefix: 'prk_live_Gone',
+      hash: hashKey('gone'),
+    });
     const before = await store.state.read();
     const revoked = await store.keys.revoke('key_gone');
     expect(revoked?.id).toBe('key_gone');
@@ -149,7 +205,13 @@ describe.each(DIALECTS)('storage contract: accounts and keys (%s)', (dialect) =>
     expect(v1.dataVersion).toBe(v0.dataVersion);
     expect(v1.dataUpdatedAt).toBe(v0.dataUpdatedAt);
 
-    await store.keys.insert({ id: 'key_ver', accountId: acct.id, name: null, prefix: 'prk_live_Ver0', hash: hashKey('ver') });
+    await store.keys.insert({
+      id: 'key_ver',
+      accountId: acct.id,
+      name: null,
+      prefix: 'prk_live_Ver0',
+      hash: hashKey('ver'),
+    });
     const v2 = await store.state.read();
     expect(v2.keysVersion).toBe(v1.keysVersion + 1);
 
@@ -173,7 +235,13 @@ describe.each(DIALECTS)('storage contract: accounts and keys (%s)', (dialect) =>
     const v0 = await store.state.read();
     await expect(store.accounts.create({ name: 'acme', plan: 'pro' })).rejects.toThrow();
     await expect(
-      store.keys.insert({ id: 'key_orphan', accountId: 987_654, name: null, prefix: 'prk_live_Orph', hash: hashKey('orphan') }),
+      store.keys.insert({
+        id: 'key_orphan',
+        accountId: 987_654,
+        name: null,
+        prefix: 'prk_live_Orph',
+        hash: hashKey('orphan'),
+      }),
     ).rejects.toThrow();
     expect(await store.state.read()).toEqual(v0);
     expect(await store.keys.findByHash(hashKey('orphan'))).toBeNull();

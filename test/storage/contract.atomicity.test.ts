@@ -3,7 +3,15 @@ import type { ImportBatch, ImportRecord } from '../../src/core/import/records.ts
 import type { OpenedStore } from '../../src/storage/open-store.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { CATALOG } from './catalog-dataset.ts';
-import { countRows, dumpTables, type FreshStore, importBatch, NOW_ISO, openFreshStore, pillarOverrides } from './support.ts';
+import {
+  countRows,
+  dumpTables,
+  type FreshStore,
+  importBatch,
+  NOW_ISO,
+  openFreshStore,
+  pillarOverrides,
+} from './support.ts';
 
 const LATER = '2026-06-01T13:00:00.000Z';
 
@@ -11,7 +19,14 @@ const LATER = '2026-06-01T13:00:00.000Z';
 function* failingChunks(failure: 'dangling-vendor' | 'throw'): Generator<ImportBatch> {
   yield importBatch([
     { type: 'account', name: 'atom-acct', plan: 'pro' },
-    { type: 'peptide', slug: 'atom-pep', name: 'Atom', category: 'test', molecularWeight: '100 g/mol', aliases: ['x'] },
+    {
+      type: 'peptide',
+      slug: 'atom-pep',
+      name: 'Atom',
+      category: 'test',
+      molecularWeight: '100 g/mol',
+      aliases: ['x'],
+    },
     { type: 'vendor', slug: 'atom-v', name: 'Atom Vendor' },
     ...pillarOverrides('atom-v', { coa: 50, purity: 50, sentiment: 50, transparency: 50, experience: 50 }),
     // Existing rows are updated too: the rollback must restore them.
@@ -45,37 +60,47 @@ describe.each(DIALECTS)('storage contract: all-or-nothing import (%s)', (dialect
   });
   afterEach(async () => fresh?.close());
 
-  it.each(['dangling-vendor', 'throw'] as const)('a failure in a later chunk (%s) writes nothing at all', async (failure) => {
-    const dump = await dumpTables(store.kysely);
-    const state = await store.state.read();
-    const progress: number[] = [];
-    await expect(
-      store.imports.applyChunks(failingChunks(failure), {
-        nowIso: LATER,
-        reason: 'doomed',
-        onChunk: (c) => progress.push(Object.values(c).reduce((s, n) => s + n, 0)),
-      }),
-    ).rejects.toThrow(failure === 'throw' ? 'generator failed mid-import' : undefined);
-    // The earlier chunks really were written inside the transaction before it failed.
-    expect(progress).toEqual([10, 11]);
-    expect(await dumpTables(store.kysely)).toEqual(dump);
-    expect(await store.state.read()).toEqual(state);
-    expect(await store.accounts.findByName('atom-acct')).toBeNull();
-    expect((await store.catalog.getVendorDetail('alpha', 10))?.name).toBe('Alpha Peptides');
-  });
+  it.each(['dangling-vendor', 'throw'] as const)(
+    'a failure in a later chunk (%s) writes nothing at all',
+    async (failure) => {
+      const dump = await dumpTables(store.kysely);
+      const state = await store.state.read();
+      const progress: number[] = [];
+      await expect(
+        store.imports.applyChunks(failingChunks(failure), {
+          nowIso: LATER,
+          reason: 'doomed',
+          onChunk: (c) => progress.push(Object.values(c).reduce((s, n) => s + n, 0)),
+        }),
+      ).rejects.toThrow(failure === 'throw' ? 'generator failed mid-import' : undefined);
+      // The earlier chunks really were written inside the transaction before it failed.
+      expect(progress).toEqual([10, 11]);
+      expect(await dumpTables(store.kysely)).toEqual(dump);
+      expect(await store.state.read()).toEqual(state);
+      expect(await store.accounts.findByName('atom-acct')).toBeNull();
+      expect((await store.catalog.getVendorDetail('alpha', 10))?.name).toBe('Alpha Peptides');
+    },
+  );
 
   it('a failed import leaves the store usable, and the next import applies normally', async () => {
-    await expect(store.imports.applyChunks(failingChunks('dangling-vendor'), { nowIso: LATER, reason: 'doomed' })).rejects.toThrow();
+    await expect(
+      store.imports.applyChunks(failingChunks('dangling-vendor'), { nowIso: LATER, reason: 'doomed' }),
+    ).rejects.toThrow();
     const before = await countRows(store.kysely);
     const state = await store.state.read();
-    await store.imports.apply(importBatch([{ type: 'vendor', slug: 'after', name: 'After' }]), { nowIso: LATER, reason: 'ok' });
+    await store.imports.apply(importBatch([{ type: 'vendor', slug: 'after', name: 'After' }]), {
+      nowIso: LATER,
+      reason: 'ok',
+    });
     expect((await countRows(store.kysely)).vendors).toBe(before.vendors + 1);
     expect((await store.state.read()).dataVersion).toBe(state.dataVersion + 1);
   });
 
   it.runIf(dialect === 'sqlite')('a failed import does not signal a change to its own instance', async () => {
     store.state.externalChangeSuspected();
-    await expect(store.imports.applyChunks(failingChunks('throw'), { nowIso: LATER, reason: 'doomed' })).rejects.toThrow();
+    await expect(
+      store.imports.applyChunks(failingChunks('throw'), { nowIso: LATER, reason: 'doomed' }),
+    ).rejects.toThrow();
     expect(store.state.externalChangeSuspected()).toBe(false);
   });
 });

@@ -41,8 +41,16 @@ describe.each(DIALECTS)('storage contract: import then read back (%s)', (dialect
   });
 
   it('imports accounts that the key store can see', async () => {
-    expect(await store.accounts.findByName('custom-co')).toMatchObject({ plan: 'custom', rateLimitA: 10, rateLimitB: 20 });
-    expect(await store.accounts.findByName('acme')).toMatchObject({ plan: 'pro', rateLimitA: null, createdAt: NOW_ISO });
+    expect(await store.accounts.findByName('custom-co')).toMatchObject({
+      plan: 'custom',
+      rateLimitA: 10,
+      rateLimitB: 20,
+    });
+    expect(await store.accounts.findByName('acme')).toMatchObject({
+      plan: 'pro',
+      rateLimitA: null,
+      createdAt: NOW_ISO,
+    });
   });
 
   it('lists vendors with effective pillars, composite and the mean purity of approved batches', async () => {
@@ -89,7 +97,12 @@ describe.each(DIALECTS)('storage contract: import then read back (%s)', (dialect
 
   it('returns a vendor detail with its score history, and null for an unknown slug', async () => {
     const detail = await store.catalog.getVendorDetail('alpha', 10);
-    expect(detail).toMatchObject({ slug: 'alpha', score: ALPHA_SCORE, claimed: true, scoreHistory: [ALPHA_SCORE] });
+    expect(detail).toMatchObject({
+      slug: 'alpha',
+      score: ALPHA_SCORE,
+      claimed: true,
+      scoreHistory: [ALPHA_SCORE],
+    });
     expect(await store.catalog.getVendorDetail('beta', 10)).toMatchObject({ score: null, scoreHistory: [] });
     expect(await store.catalog.getVendorDetail('nope', 10)).toBeNull();
   });
@@ -119,7 +132,9 @@ describe.each(DIALECTS)('storage contract: import then read back (%s)', (dialect
   it('lists every stored price of a peptide, both sources, with the claimed flag', async () => {
     const bpc = (await store.catalog.getPeptide('bpc-157'))!;
     const prices = await store.catalog.listPrices(bpc.id);
-    const sorted = [...prices].sort((a, b) => `${a.vendorSlug}${a.source}`.localeCompare(`${b.vendorSlug}${b.source}`));
+    const sorted = [...prices].sort((a, b) =>
+      `${a.vendorSlug}${a.source}`.localeCompare(`${b.vendorSlug}${b.source}`),
+    );
     expect(sorted).toEqual([
       {
         vendorSlug: 'alpha',
@@ -196,7 +211,9 @@ describe.each(DIALECTS)('storage contract: import then read back (%s)', (dialect
     expect((await store.batches.findByKey(key, 'beta')).map((r) => r.vendorSlug)).toEqual(['beta']);
     expect((await store.batches.findByKey(key, 'alpha')).map((r) => r.batchId)).toEqual(['AB-123']);
     expect(await store.batches.findByKey(key, 'nope')).toEqual([]);
-    expect(await store.batches.findByKey(batchKey('REJ-1'))).toMatchObject([{ status: 'rejected', purity: 40 }]);
+    expect(await store.batches.findByKey(batchKey('REJ-1'))).toMatchObject([
+      { status: 'rejected', purity: 40 },
+    ]);
     expect(await store.batches.findByKey(batchKey('ZZ-404'))).toEqual([]);
   });
 
@@ -207,7 +224,12 @@ describe.each(DIALECTS)('storage contract: import then read back (%s)', (dialect
         { nowIso: new Date(Date.parse(NOW_ISO) + (i + 1) * 1000).toISOString(), reason: `pin ${score}` },
       );
     }
-    expect((await store.catalog.getVendorDetail('alpha', 10))?.scoreHistory).toEqual([ALPHA_SCORE, 80, 85, 90]);
+    expect((await store.catalog.getVendorDetail('alpha', 10))?.scoreHistory).toEqual([
+      ALPHA_SCORE,
+      80,
+      85,
+      90,
+    ]);
     expect((await store.catalog.getVendorDetail('alpha', 3))?.scoreHistory).toEqual([80, 85, 90]);
     expect((await store.catalog.getVendorDetail('alpha', 1))?.scoreHistory).toEqual([90]);
     const alphaId = (await store.catalog.getVendorDetail('alpha', 1))!.id;

@@ -7,7 +7,9 @@ import { type FreshStore, openFreshStore } from './support.ts';
 /** A realistic epoch second (beyond 32-bit milliseconds, well inside a JS number). */
 const S = 1_780_000_000;
 const sorted = (rows: RateLimitHitCount[]) =>
-  [...rows].sort((a, b) => a.second - b.second || a.keyId.localeCompare(b.keyId) || a.scope.localeCompare(b.scope));
+  [...rows].sort(
+    (a, b) => a.second - b.second || a.keyId.localeCompare(b.keyId) || a.scope.localeCompare(b.scope),
+  );
 
 describe.each(DIALECTS)('storage contract: rate-limit hits (%s)', (dialect) => {
   let fresh: FreshStore;

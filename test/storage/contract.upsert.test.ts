@@ -3,7 +3,16 @@ import type { ImportRecord } from '../../src/core/import/records.ts';
 import type { OpenedStore } from '../../src/storage/open-store.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { ALPHA_SCORE, CATALOG } from './catalog-dataset.ts';
-import { countRows, dumpTables, type FreshStore, importBatch, NOW_ISO, openFreshStore, pillarOverrides, T0 } from './support.ts';
+import {
+  countRows,
+  dumpTables,
+  type FreshStore,
+  importBatch,
+  NOW_ISO,
+  openFreshStore,
+  pillarOverrides,
+  T0,
+} from './support.ts';
 
 let tick = 0;
 /** A later timestamp for every apply, so "what changed" is visible in the timestamps. */
@@ -15,7 +24,8 @@ describe.each(DIALECTS)('storage contract: upsert semantics (%s)', (dialect) => 
   const apply = (records: ImportRecord[], reason = 'import') =>
     store.imports.apply(importBatch(records), { nowIso: nextIso(), reason });
   const vendor = async (slug: string) => (await store.catalog.getVendorDetail(slug, 100))!;
-  const row = (slug: string) => store.kysely.selectFrom('vendors').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow();
+  const row = (slug: string) =>
+    store.kysely.selectFrom('vendors').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow();
   const history = async (slug: string) => (await vendor(slug)).scoreHistory;
 
   beforeAll(async () => {
@@ -47,7 +57,12 @@ describe.each(DIALECTS)('storage contract: upsert semantics (%s)', (dialect) => 
     });
 
     it('keeps the created_at of an override that is imported again unchanged', async () => {
-      const read = () => store.kysely.selectFrom('overrides').select(['vendor_id', 'field', 'created_at']).orderBy('field').execute();
+      const read = () =>
+        store.kysely
+          .selectFrom('overrides')
+          .select(['vendor_id', 'field', 'created_at'])
+          .orderBy('field')
+          .execute();
       const first = await read();
       await store.imports.apply(importBatch(CATALOG), { nowIso: nextIso(), reason: 'again' });
       expect(await read()).toEqual(first);
@@ -79,7 +94,17 @@ describe.each(DIALECTS)('storage contract: upsert semantics (%s)', (dialect) => 
     });
 
     it('clear a nullable field given as null, and overwrite fields that are given', async () => {
-      await apply([{ type: 'vendor', slug: 'gamma', name: 'Gamma', website: null, verifiedAt: null, verified: false, description: '' }]);
+      await apply([
+        {
+          type: 'vendor',
+          slug: 'gamma',
+          name: 'Gamma',
+          website: null,
+          verifiedAt: null,
+          verified: false,
+          description: '',
+        },
+      ]);
       expect(await vendor('gamma')).toMatchObject({
         website: null,
         verifiedAt: null,
@@ -101,12 +126,20 @@ describe.each(DIALECTS)('storage contract: upsert semantics (%s)', (dialect) => 
         { type: 'lab', slug: 'kept-lab', name: 'Kept Renamed' },
         { type: 'account', name: 'limits-co', plan: 'enterprise' },
       ]);
-      const labs = await store.kysely.selectFrom('labs').select(['slug', 'name', 'trusted', 'verify_url']).orderBy('slug').execute();
+      const labs = await store.kysely
+        .selectFrom('labs')
+        .select(['slug', 'name', 'trusted', 'verify_url'])
+        .orderBy('slug')
+        .execute();
       expect(labs.filter((l) => l.slug.endsWith('-lab'))).toEqual([
         { slug: 'kept-lab', name: 'Kept Renamed', trusted: 1, verify_url: 'https://kept.example/v' },
         { slug: 'plain-lab', name: 'Plain', trusted: 0, verify_url: null },
       ]);
-      expect(await store.accounts.findByName('limits-co')).toMatchObject({ plan: 'enterprise', rateLimitA: 5, rateLimitB: 6 });
+      expect(await store.accounts.findByName('limits-co')).toMatchObject({
+        plan: 'enterprise',
+        rateLimitA: 5,
+        rateLimitB: 6,
+      });
     });
 
     it('keep omitted batch fields, match the batch number case- and trim-insensitively, and show the newest text', async () => {
@@ -152,7 +185,13 @@ describe.each(DIALECTS)('storage contract: upsert semantics (%s)', (dialect) => 
     it('a null override clears it: the vendor becomes unscored and no history is appended', async () => {
       await apply([
         { type: 'vendor', slug: 'delta-v', name: 'Delta' },
-        ...pillarOverrides('delta-v', { coa: 90, purity: 80, sentiment: 70, transparency: 60, experience: 50 }),
+        ...pillarOverrides('delta-v', {
+          coa: 90,
+          purity: 80,
+          sentiment: 70,
+          transparency: 60,
+          experience: 50,
+        }),
       ]);
       expect(await vendor('delta-v')).toMatchObject({ score: 74, scoreHistory: [74] });
 
@@ -225,9 +264,13 @@ describe.each(DIALECTS)('storage contract: upsert semantics (%s)', (dialect) => 
         },
       ]);
       expect((await vendor('zeta')).purity).toBe(97.5);
-      await apply([{ type: 'batch', vendorSlug: 'zeta', batchId: 'Z-2', peptideSlug: 'bpc-157', status: 'rejected' }]);
+      await apply([
+        { type: 'batch', vendorSlug: 'zeta', batchId: 'Z-2', peptideSlug: 'bpc-157', status: 'rejected' },
+      ]);
       expect((await vendor('zeta')).purity).toBe(99);
-      await apply([{ type: 'batch', vendorSlug: 'zeta', batchId: 'z-1', peptideSlug: 'bpc-157', status: 'rejected' }]);
+      await apply([
+        { type: 'batch', vendorSlug: 'zeta', batchId: 'z-1', peptideSlug: 'bpc-157', status: 'rejected' },
+      ]);
       expect((await vendor('zeta')).purity).toBeNull();
     });
   });
@@ -235,7 +278,14 @@ describe.each(DIALECTS)('storage contract: upsert semantics (%s)', (dialect) => 
   describe('peptide aliases', () => {
     it('are replaced when `aliases` is given, kept when omitted, cleared by an empty list', async () => {
       await apply([
-        { type: 'peptide', slug: 'tb-500', name: 'TB-500', category: 'healing', molecularWeight: '4963 g/mol', aliases: ['b', 'a'] },
+        {
+          type: 'peptide',
+          slug: 'tb-500',
+          name: 'TB-500',
+          category: 'healing',
+          molecularWeight: '4963 g/mol',
+          aliases: ['b', 'a'],
+        },
       ]);
       expect((await store.catalog.getPeptide('tb-500'))?.aliases).toEqual(['a', 'b']);
       await apply([
@@ -249,7 +299,15 @@ describe.each(DIALECTS)('storage contract: upsert semantics (%s)', (dialect) => 
         },
       ]);
       expect((await store.catalog.getPeptide('tb-500'))?.aliases).toEqual(['Thymosin Beta-4', 'c']);
-      await apply([{ type: 'peptide', slug: 'tb-500', name: 'TB 500', category: 'recovery', molecularWeight: '4963.4 g/mol' }]);
+      await apply([
+        {
+          type: 'peptide',
+          slug: 'tb-500',
+          name: 'TB 500',
+          category: 'recovery',
+          molecularWeight: '4963.4 g/mol',
+        },
+      ]);
       expect(await store.catalog.getPeptide('tb-500')).toMatchObject({
         name: 'TB 500',
         category: 'recovery',
@@ -257,7 +315,14 @@ describe.each(DIALECTS)('storage contract: upsert semantics (%s)', (dialect) => 
         aliases: ['Thymosin Beta-4', 'c'],
       });
       await apply([
-        { type: 'peptide', slug: 'tb-500', name: 'TB 500', category: 'recovery', molecularWeight: '4963.4 g/mol', aliases: [] },
+        {
+          type: 'peptide',
+          slug: 'tb-500',
+          name: 'TB 500',
+          category: 'recovery',
+          molecularWeight: '4963.4 g/mol',
+          aliases: [],
+        },
       ]);
       expect((await store.catalog.getPeptide('tb-500'))?.aliases).toEqual([]);
       // Other peptides' aliases are untouched.
@@ -268,7 +333,8 @@ describe.each(DIALECTS)('storage contract: upsert semantics (%s)', (dialect) => 
   describe('claims', () => {
     it('a claim moves ownership and a claim with account null releases it', async () => {
       const bpc = (await store.catalog.getPeptide('bpc-157'))!;
-      const claimedOf = async (slug: string) => (await store.catalog.listPrices(bpc.id)).find((p) => p.vendorSlug === slug)?.claimed;
+      const claimedOf = async (slug: string) =>
+        (await store.catalog.listPrices(bpc.id)).find((p) => p.vendorSlug === slug)?.claimed;
       await apply([{ type: 'claim', vendorSlug: 'beta', account: 'custom-co' }]);
       expect((await vendor('beta')).claimed).toBe(true);
       expect(await claimedOf('beta')).toBe(true);

@@ -76,7 +76,9 @@ export async function dumpTables(
     const drop = new Set(omit[table] ?? []);
     out[table] = rows
       .map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !drop.has(k))))
-      .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0));
+      .sort((a, b) =>
+        JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0,
+      );
   }
   return out;
 }

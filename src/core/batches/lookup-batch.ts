@@ -1,5 +1,5 @@
 import { invalidParameter } from '../errors.ts';
-import { batchKey } from '../import/records.ts';
+import { batchKey, isSlug } from '../import/records.ts';
 import type { BatchStore } from '../ports.ts';
 import { DEFAULT_STALE_AFTER_DAYS, resolveBatch } from './batch-state.ts';
 import type { BatchVerification } from './model.ts';
@@ -20,6 +20,8 @@ export async function lookupBatch(
   if (id.length > MAX_BATCH_ID_LENGTH)
     throw invalidParameter('batchId', `must be at most ${MAX_BATCH_ID_LENGTH} characters.`);
   if (CONTROL.test(id)) throw invalidParameter('batchId', 'must not contain control characters.');
+  // A vendor filter that cannot be a slug matches nothing (and must not reach the database as is).
+  if (opts.vendor !== undefined && !isSlug(opts.vendor)) return resolveBatch(id, [], nowMs);
   const records = await store.findByKey(batchKey(id), opts.vendor);
   return resolveBatch(id, records, nowMs, opts.staleAfterDays ?? DEFAULT_STALE_AFTER_DAYS);
 }

@@ -1,3 +1,4 @@
+import type { Peptide } from '../peptides/model.ts';
 import type { CatalogStore, DataState } from '../ports.ts';
 import { isScored, type Pillars, type Vendor } from '../vendors/model.ts';
 
@@ -12,6 +13,14 @@ export interface CatalogSnapshot {
   /** Scored and verified, in ranking order: Variant A's public ranking. */
   rankedVerified: readonly ScoredVendor[];
   bySlug: ReadonlyMap<string, Vendor>;
+  /** Every peptide, by name. */
+  peptides: readonly Peptide[];
+  peptideBySlug: ReadonlyMap<string, Peptide>;
+  /**
+   * Per peptide slug: the verified, scored vendors that list it, in ranking order. This ONE list
+   * is both Variant A's per-peptide ranking and its `vendor_count`, so the two cannot disagree.
+   */
+  peptideRankings: ReadonlyMap<string, readonly ScoredVendor[]>;
 }
 
 /** The one ordering rule of every ranking (DESIGN.md §4). Names compare case-insensitively. */
@@ -54,14 +63,40 @@ export class CatalogReadModel {
   }
 
   private async build(state: DataState): Promise<CatalogSnapshot> {
-    const vendors = await this.store.listVendors();
+    const [vendors, peptides, offerings] = await Promise.all([
+      this.store.listVendors(),
+      this.store.listPeptides(),
+      this.store.listOfferings(),
+    ]);
     const ranked = vendors.filter(isScored).sort(compareRanking);
+    const rankedVerified = ranked.filter((v) => v.verified);
+    // Walking the ranking in order keeps every per-peptide list sorted without another sort.
+    const position = new Map(rankedVerified.map((v, i) => [v.id, i]));
+    const byPeptide = new Map<number, number[]>();
+    for (const o of offerings) {
+      const at = position.get(o.vendorId);
+      if (at === undefined) continue;
+      const list = byPeptide.get(o.peptideId);
+      if (list) list.push(at);
+      else byPeptide.set(o.peptideId, [at]);
+    }
+    const peptideRankings = new Map<string, readonly ScoredVendor[]>();
+    for (const p of peptides) {
+      const at = (byPeptide.get(p.id) ?? []).sort((a, b) => a - b);
+      peptideRankings.set(
+        p.slug,
+        at.map((i) => rankedVerified[i]!),
+      );
+    }
     return {
       version: state.dataVersion,
       dataUpdatedAt: state.dataUpdatedAt,
       ranked,
-      rankedVerified: ranked.filter((v) => v.verified),
+      rankedVerified,
       bySlug: new Map(vendors.map((v) => [v.slug, v])),
+      peptides,
+      peptideBySlug: new Map(peptides.map((p) => [p.slug, p])),
+      peptideRankings,
     };
   }
 }

@@ -1,5 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
+import { Value } from '@sinclair/typebox/value';
 import '../validation/formats.ts';
 import type { ExistingKeys } from '../ports.ts';
 import {
@@ -22,7 +24,7 @@ const CHECKS = Object.fromEntries(
   Object.entries(RECORD_SCHEMAS).map(([type, schema]) => [type, TypeCompiler.Compile(schema as TSchema)]),
 ) as Record<RecordType, TypeCheck<TSchema>>;
 
-/** Accepts up to this many seconds of clock skew for "not in the future" checks. */
+/** Clock skew tolerated by the "not in the future" checks (5 minutes, in ms). */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 /**
@@ -66,10 +68,10 @@ export class ImportParser {
     if (!check.Check(value)) {
       const first = check.Errors(value).First();
       const field = first?.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : '';
-      this.fail(line, `${type}${field ? `.${field}` : ''}: ${describe(first?.message, first?.schema)}`);
+      this.fail(line, `${type}${field ? `.${field}` : ''}: ${first ? describe(first) : 'invalid record'}`);
       return;
     }
-    const record = value as ImportRecord;
+    const record = normalizeTimestamps(value as ImportRecord);
     const semantic = this.semanticError(record);
     if (semantic) {
       this.fail(line, `${type}: ${semantic}`);
@@ -163,7 +165,10 @@ export class ImportParser {
       case 'price':
         return future(r.updatedAt) ? 'updatedAt is in the future' : null;
       case 'review':
+      case 'reply':
         return future(r.createdAt) ? 'createdAt is in the future' : null;
+      case 'vendor':
+        return future(r.verifiedAt) ? 'verifiedAt is in the future' : null;
       case 'override':
         return r.value !== null && !r.reason?.trim() ? 'an override needs a reason' : null;
       case 'peptide':
@@ -201,11 +206,44 @@ function naturalKey(r: ImportRecord): string {
   }
 }
 
-function describe(message: string | undefined, schema: unknown): string {
-  const s = schema as { format?: string; enum?: unknown; anyOf?: { const?: unknown }[] } | undefined;
-  if (s?.format === 'date-time') return 'expected an ISO 8601 timestamp';
-  if (s?.format === 'uri') return 'expected an http(s) URL';
-  if (s?.anyOf?.every((x) => x.const !== undefined))
-    return `expected one of ${s.anyOf.map((x) => JSON.stringify(x.const)).join(', ')}`;
-  return (message ?? 'invalid value').replace(/^Expected/, 'expected');
+/** Field names holding timestamps, per record type: stored as ISO 8601 UTC with milliseconds. */
+const TIMESTAMP_FIELDS: Partial<Record<RecordType, string[]>> = {
+  vendor: ['verifiedAt'],
+  price: ['updatedAt'],
+  batch: ['testedAt', 'submittedAt'],
+  review: ['createdAt'],
+  reply: ['createdAt'],
+};
+
+/** "2026-05-01T12:00:00+02:00" → "2026-05-01T10:00:00.000Z": one timestamp format everywhere. */
+function normalizeTimestamps(r: ImportRecord): ImportRecord {
+  const fields = TIMESTAMP_FIELDS[r.type];
+  if (!fields) return r;
+  const out = { ...r } as Record<string, unknown>;
+  for (const f of fields) {
+    const v = out[f];
+    if (typeof v === 'string') out[f] = new Date(v).toISOString();
+  }
+  return out as unknown as ImportRecord;
+}
+
+/** A reason a person can act on, from TypeBox's first error. */
+function describe(err: ValueError): string {
+  if (err.type === ValueErrorType.ObjectRequiredProperty) return 'is required';
+  if (err.type === ValueErrorType.ObjectAdditionalProperties) return 'is not a known field';
+  const s = err.schema as { format?: string; anyOf?: TSchema[] };
+  if (err.type === ValueErrorType.Union && s.anyOf) {
+    const consts = s.anyOf.map((x) => (x as { const?: unknown }).const);
+    if (consts.every((c) => c !== undefined))
+      return `expected one of ${consts.map((c) => JSON.stringify(c)).join(', ')}`;
+    // A nullable field: explain what is wrong with the value against its non-null form.
+    const nonNull = s.anyOf.filter((x) => (x as { type?: string }).type !== 'null');
+    if (nonNull.length === 1) {
+      const inner = Value.Errors(nonNull[0]!, err.value).First();
+      if (inner) return `${describe(inner)} (or null)`;
+    }
+  }
+  if (s.format === 'date-time') return 'expected an ISO 8601 timestamp';
+  if (s.format === 'uri') return 'expected an http(s) URL';
+  return err.message.replace(/^Expected/, 'expected');
 }

@@ -6,7 +6,8 @@ import { type Static, Type as T } from '@sinclair/typebox';
  * Optional fields that are absent keep the stored value on update and take the default on insert.
  */
 
-const Slug = T.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', minLength: 1, maxLength: 64 });
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const Slug = T.String({ pattern: SLUG_PATTERN.source, minLength: 1, maxLength: 64 });
 const Name = T.String({ minLength: 1, maxLength: 200 });
 const Text = (max: number) => T.String({ maxLength: max });
 const Timestamp = T.String({ format: 'date-time' });
@@ -215,6 +216,9 @@ export const emptyImportBatch = (): ImportBatch => ({
   reply: [],
   override: [],
 });
+
+/** A text that could be a slug; anything else names nothing, so lookups can answer without a query. */
+export const isSlug = (s: string): boolean => s.length <= 64 && SLUG_PATTERN.test(s);
 
 /** The natural key that makes batch lookups case-insensitive after trimming. */
 export const batchKey = (batchId: string): string => batchId.normalize('NFKC').trim().toLowerCase();

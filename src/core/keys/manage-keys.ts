@@ -56,11 +56,11 @@ export async function listKeys(deps: KeyDeps, accountName: string): Promise<ApiK
 /** Revokes by key id, display prefix or the full key. A prefix that names two keys is refused. */
 export async function revokeKey(deps: KeyDeps, ref: string): Promise<ApiKeyInfo> {
   const r = ref.trim();
-  const lookup = isWellFormedKey(r)
-    ? { hash: hashKey(r) }
-    : r.startsWith('key_')
-      ? { id: r }
-      : { prefix: displayPrefix(r) === r ? r : '\u0000' };
+  let lookup: { hash?: string; id?: string; prefix?: string };
+  if (isWellFormedKey(r)) lookup = { hash: hashKey(r) };
+  else if (r.startsWith('key_')) lookup = { id: r };
+  else if (r.startsWith('prk_live_') && displayPrefix(r) === r) lookup = { prefix: r };
+  else throw new DomainError('not_found', `No key matches '${r.slice(0, 20)}'.`);
   const found = await deps.keys.findForRevocation(lookup);
   if (found.length === 0) throw new DomainError('not_found', `No key matches '${r.slice(0, 20)}'.`);
   const live = found.filter((k) => k.revokedAt === null);

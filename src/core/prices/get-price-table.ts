@@ -1,4 +1,5 @@
 import { notFound } from '../errors.ts';
+import { isSlug } from '../import/records.ts';
 import type { Peptide } from '../peptides/model.ts';
 import type { CatalogStore } from '../ports.ts';
 import type { PriceRow } from './model.ts';
@@ -15,7 +16,7 @@ export async function getPriceTable(
   nowMs: number,
   rules?: StalenessRules,
 ): Promise<PriceTable> {
-  const peptide = await store.getPeptide(slug);
+  const peptide = isSlug(slug) ? await store.getPeptide(slug) : null;
   if (!peptide) throw notFound('Peptide', slug);
   return { peptide, prices: mergePriceTable(await store.listPrices(peptide.id), nowMs, rules) };
 }

@@ -1,4 +1,5 @@
 import { notFound } from '../errors.ts';
+import { isSlug } from '../import/records.ts';
 import type { CatalogStore } from '../ports.ts';
 import type { VendorDetail } from './model.ts';
 
@@ -10,7 +11,7 @@ export async function getVendor(
   slug: string,
   historyLength: number,
 ): Promise<VendorDetail> {
-  const v = await store.getVendorDetail(slug, historyLength);
+  const v = isSlug(slug) ? await store.getVendorDetail(slug, historyLength) : null;
   if (!v) throw notFound('Vendor', slug);
   return v;
 }

@@ -24,7 +24,7 @@ export interface Vendor {
   claimed: boolean;
   /** Effective pillars (overrides applied); null when the vendor is not scored. */
   pillars: Pillars | null;
-  /** Composite score; null exactly when pillars is null and no score override exists. */
+  /** Composite score; null exactly when pillars is null (a score override alone does not score a vendor). */
   score: number | null;
   /** Mean tested purity of the vendor's approved batches, percent; null without evidence. */
   purity: number | null;

@@ -69,27 +69,37 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
         body: T.String({ description: 'JSON Lines, one record per line.' }),
         response: { ...commonErrors(), 200: ImportOk, 400: ImportRejected },
       },
+      // Before body validation, so a JSON document gets 415 rather than a schema complaint.
+      preValidation: async (request, reply) => {
+        if (typeof request.body !== 'string') {
+          return sendError(
+            request,
+            reply,
+            'unsupported_media_type',
+            'Send the file as application/x-ndjson.',
+          );
+        }
+        return undefined;
+      },
     },
     async (request, reply) => {
-      if (typeof request.body !== 'string') {
-        return sendError(request, reply, 'unsupported_media_type', 'Send the file as application/x-ndjson.');
-      }
+      const lines = request.body.split('\n');
+      // A final newline ends the last line; it does not start another.
+      if (lines.at(-1) === '') lines.pop();
       const result = await importJsonLines(
-        request.body.split('\n'),
+        lines,
         { store: s.store.imports, clock: s.clock },
-        {
-          reason: 'admin import',
-        },
+        { reason: 'admin import' },
       );
       if (!result.ok) {
-        const n = result.errors.length;
+        const n = new Set(result.errors.map((e) => e.line)).size;
         return reply.code(400).send({
           error: {
             code: 'invalid_parameter',
             message: `The file has ${n} bad line${n === 1 ? '' : 's'}; nothing was imported.`,
             status: 400,
             request_id: request.id,
-            error_count: n,
+            error_count: result.errors.length,
             lines: result.errors.slice(0, MAX_REPORTED),
           },
         });
@@ -99,4 +109,3 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
     },
   );
 }
-

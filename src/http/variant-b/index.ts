@@ -16,7 +16,8 @@ export const VARIANT_B_PREFIX = '/api/v1';
 export function variantB(services: AppServices, cache: ResponseCache) {
   const policies = new Map<number, RateLimitPolicy>();
   const policyFor = (p: Principal): RateLimitPolicy => {
-    const limit = p.rateLimitB ?? services.config.limits.daily[p.plan];
+    // Per-account limits are a custom-plan arrangement; every other plan gets its plan's limit.
+    const limit = (p.plan === 'custom' ? p.rateLimitB : null) ?? services.config.limits.daily[p.plan];
     let policy = policies.get(limit);
     if (!policy) {
       policy = { kind: 'rolling', limit, windowMs: DAY_MS };

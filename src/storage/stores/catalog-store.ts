@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { BatchStatus } from '../../core/batches/model.ts';
 import type { Peptide } from '../../core/peptides/model.ts';
-import type { CatalogStore } from '../../core/ports.ts';
+import type { CatalogStore, VendorEvidence } from '../../core/ports.ts';
 import type { PriceSource, StoredPrice } from '../../core/prices/model.ts';
 import type { ListingPlan, Vendor, VendorDetail } from '../../core/vendors/model.ts';
 import type { Database, PeptidesTable, VendorsTable } from '../schema.ts';
@@ -149,5 +150,65 @@ export class KyselyCatalogStore implements CatalogStore {
       source: r.source as PriceSource,
       updatedAt: r.updatedAt,
     }));
+  }
+
+  async listOfferings(): Promise<{ peptideId: number; vendorId: number }[]> {
+    const rows = await this.db.selectFrom('prices').select(['peptide_id', 'vendor_id']).distinct().execute();
+    return rows.map((r) => ({ peptideId: r.peptide_id, vendorId: r.vendor_id }));
+  }
+
+  async vendorEvidence(vendorId: number, recent: number): Promise<VendorEvidence> {
+    const [count, names, rows] = await Promise.all([
+      this.db
+        .selectFrom('batches')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('vendor_id', '=', vendorId)
+        .where('status', '=', 'approved')
+        .executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('prices as pr')
+        .innerJoin('peptides as p', 'p.id', 'pr.peptide_id')
+        .select('p.name')
+        .distinct()
+        .where('pr.vendor_id', '=', vendorId)
+        .orderBy('p.name')
+        .execute(),
+      this.db
+        .selectFrom('batches as b')
+        .innerJoin('vendors as v', 'v.id', 'b.vendor_id')
+        .innerJoin('peptides as p', 'p.id', 'b.peptide_id')
+        .leftJoin('labs as l', 'l.id', 'b.lab_id')
+        .select((eb) => [
+          'b.batch_id as batchId',
+          'b.status as status',
+          'v.slug as vendorSlug',
+          'v.name as vendorName',
+          'v.verified as vendorVerified',
+          'p.name as peptideName',
+          'b.purity as purity',
+          'l.name as labName',
+          'b.test_method as testMethod',
+          'b.tested_at as testedAt',
+          'b.source as source',
+          'b.source_url as sourceUrl',
+          'b.submitted_at as submittedAt',
+          eb.fn.coalesce('b.tested_at', 'b.submitted_at').as('at'),
+        ])
+        .where('b.vendor_id', '=', vendorId)
+        .where('b.status', 'in', ['approved', 'pending'])
+        .orderBy('at', 'desc')
+        .orderBy('b.batch_key')
+        .limit(recent)
+        .execute(),
+    ]);
+    return {
+      coaCount: Number(count.n),
+      peptideNames: names.map((n) => n.name),
+      recent: rows.map(({ at: _at, ...r }) => ({
+        ...r,
+        status: r.status as BatchStatus,
+        vendorVerified: r.vendorVerified === 1,
+      })),
+    };
   }
 }

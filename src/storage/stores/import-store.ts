@@ -254,9 +254,10 @@ export class KyselyImportStore implements ImportStore {
         field: o.field,
         value: o.value!,
         reason: o.reason ?? '',
-        created_at: now,
       })),
       ['vendor_id', 'field'],
+      // When the override was first set; re-importing the same override must change nothing.
+      { defaults: { created_at: now } },
     );
     for (const o of b.override) {
       if (o.value === null) {

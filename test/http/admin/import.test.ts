@@ -11,7 +11,9 @@ const PILLARS = ['coa', 'purity', 'sentiment', 'transparency', 'experience'];
 const scoredVendor = (slug: string, value: number) =>
   [
     JSON.stringify({ type: 'vendor', slug, name: slug.toUpperCase(), location: 'Canada', verified: true }),
-    ...PILLARS.map((field) => JSON.stringify({ type: 'override', vendorSlug: slug, field, value, reason: 'test' })),
+    ...PILLARS.map((field) =>
+      JSON.stringify({ type: 'override', vendorSlug: slug, field, value, reason: 'test' }),
+    ),
   ].join('\n');
 
 describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
@@ -26,11 +28,18 @@ describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
   it('imports a file and the change is visible on the very next read', async () => {
     const before = await ctx.app.inject({ url: '/api/v1/vendors', headers: bearer(key) });
     expect(before.json().data.total).toBe(0);
-    const res = await ctx.app.inject({ method: 'POST', url: '/admin/v1/import', headers: admin, payload: scoredVendor('alpha', 81) });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/admin/v1/import',
+      headers: admin,
+      payload: scoredVendor('alpha', 81),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ imported: true, lines: 6, counts: { vendor: 1, override: 5 } });
     const after = await ctx.app.inject({ url: '/api/v1/vendors', headers: bearer(key) });
-    expect(after.json().data.vendors.map((v: { slug: string; score: number }) => [v.slug, v.score])).toEqual([['alpha', 81]]);
+    expect(after.json().data.vendors.map((v: { slug: string; score: number }) => [v.slug, v.score])).toEqual([
+      ['alpha', 81],
+    ]);
     expect(after.headers.etag).not.toBe(before.headers.etag);
   });
 
@@ -59,6 +68,24 @@ describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
     }
   });
 
+  it('counts lines without the final newline, and refuses a JSON document with 415', async () => {
+    const ok = await ctx.app.inject({
+      method: 'POST',
+      url: '/admin/v1/import',
+      headers: admin,
+      payload: `${scoredVendor('delta', 60)}\n`,
+    });
+    expect(ok.json()).toMatchObject({ imported: true, lines: 6 });
+    const json = await ctx.app.inject({
+      method: 'POST',
+      url: '/admin/v1/import',
+      headers: { authorization: admin.authorization, 'content-type': 'application/json' },
+      payload: { type: 'vendor', slug: 'x', name: 'X' },
+    });
+    expect(json.statusCode).toBe(415);
+    expect(json.json().error.code).toBe('unsupported_media_type');
+  });
+
   it('refuses other content types with 415', async () => {
     const res = await ctx.app.inject({
       method: 'POST',
@@ -71,7 +98,10 @@ describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
   });
 
   it('publishes a valid OpenAPI 3.1 document of its own', async () => {
-    const res = await ctx.app.inject({ url: '/admin/v1/openapi.json', headers: { authorization: admin.authorization } });
+    const res = await ctx.app.inject({
+      url: '/admin/v1/openapi.json',
+      headers: { authorization: admin.authorization },
+    });
     expect(res.statusCode).toBe(200);
     const result = await new Validator().validate(res.json());
     expect(result.errors ?? []).toEqual([]);
@@ -83,7 +113,9 @@ describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
 describe('operator API switched off', () => {
   it('answers 404 when PURERANK_ADMIN_TOKEN is unset', async () => {
     const db = await createTestDatabase('sqlite');
-    const container = await createContainer(loadConfig({ DATABASE_URL: db.url, PURERANK_SEED_DEMO: 'false' }));
+    const container = await createContainer(
+      loadConfig({ DATABASE_URL: db.url, PURERANK_SEED_DEMO: 'false' }),
+    );
     const app = await buildApp(container);
     try {
       const res = await app.inject({ method: 'POST', url: '/admin/v1/import', headers: admin, payload: '' });

@@ -27,7 +27,10 @@ describe.each(DIALECTS)('GET /api/v1/batches/{batchId}, bad input (%s)', (dialec
   it('exactly 128 characters, or 128 after trimming, is a valid (missing) ID', async () => {
     const id = 'y'.repeat(128);
     expect(expectEnvelope(await f.get(`${B}/batches/${id}`))).toEqual({ state: 'missing', batchId: id });
-    expect(expectEnvelope(await f.get(`${B}/batches/%20${id}%20`))).toEqual({ state: 'missing', batchId: id });
+    expect(expectEnvelope(await f.get(`${B}/batches/%20${id}%20`))).toEqual({
+      state: 'missing',
+      batchId: id,
+    });
   });
 
   it.each(['%00', 'A%00B', 'LOT%0A1', 'LOT%091'])('control characters (%s) → 400', async (path) => {
@@ -43,7 +46,10 @@ describe.each(DIALECTS)('GET /api/v1/batches/{batchId}, bad input (%s)', (dialec
   // BUG (src/http/app.ts): no `frameworkErrors` handler, so Fastify answers a malformed
   // percent-encoding with its own body {error:'Bad Request', code:'FST_ERR_BAD_URL', ...} and no
   // x-request-id instead of the documented error body.
-  it.each(['%E0%A4%A', '%zz', 'LOT%'])('malformed percent-encoding (%s) → 400 with the documented error body', async (path) => {
-    expectError(await f.get(`${B}/batches/${path}`), 400, 'invalid_parameter');
-  });
+  it.each(['%E0%A4%A', '%zz', 'LOT%'])(
+    'malformed percent-encoding (%s) → 400 with the documented error body',
+    async (path) => {
+      expectError(await f.get(`${B}/batches/${path}`), 400, 'invalid_parameter');
+    },
+  );
 });

@@ -86,7 +86,10 @@ describe.each(DIALECTS)('GET /api/v1/batches/{batchId}, answers (%s)', (dialect)
   });
 
   it.each(ODD_BATCH_IDS)('URL-encoded odd ID %j is found', async (batchId) => {
-    expect(await lookup(encodeURIComponent(batchId))).toEqual({ state: 'verified', ...apexTested(batchId, 3) });
+    expect(await lookup(encodeURIComponent(batchId))).toEqual({
+      state: 'verified',
+      ...apexTested(batchId, 3),
+    });
   });
 
   it('odd IDs also match case-insensitively (unicode included)', async () => {
@@ -95,7 +98,10 @@ describe.each(DIALECTS)('GET /api/v1/batches/{batchId}, answers (%s)', (dialect)
   });
 
   it('a missing odd ID is echoed decoded and trimmed', async () => {
-    expect(await lookup(encodeURIComponent(' a/b?c#d%e 批 '))).toEqual({ state: 'missing', batchId: 'a/b?c#d%e 批' });
+    expect(await lookup(encodeURIComponent(' a/b?c#d%e 批 '))).toEqual({
+      state: 'missing',
+      batchId: 'a/b?c#d%e 批',
+    });
   });
 
   it('without ?vendor= the strongest record wins: verified (apex) over pending (borealis)', async () => {
@@ -112,7 +118,10 @@ describe.each(DIALECTS)('GET /api/v1/batches/{batchId}, answers (%s)', (dialect)
       vendorVerified: false,
       submittedAt: iso(-DAY_MS),
     });
-    expect(await lookup('shared-1?vendor=apex')).toEqual({ state: 'verified', ...apexTested('SHARED-1', 20, 98) });
+    expect(await lookup('shared-1?vendor=apex')).toEqual({
+      state: 'verified',
+      ...apexTested('SHARED-1', 20, 98),
+    });
   });
 
   it('?vendor= naming a vendor without that batch (or no vendor at all) → missing', async () => {

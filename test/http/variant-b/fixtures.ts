@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../../../src/core/clock.ts';
-import type { Dialect } from '../../support/databases.ts';
 import { bearer, createTestContext, T0, type TestContext } from '../../support/context.ts';
+import type { Dialect } from '../../support/databases.ts';
 
 /**
  * One small, hand-checked catalog shared by the Variant B suites. Every expected value in the
@@ -20,7 +20,13 @@ export const LOADED_AT = iso(0);
 type Pillars = { coa: number; purity: number; sentiment: number; transparency: number; experience: number };
 
 const overrides = (slug: string, p: Partial<Pillars> & { score?: number }) =>
-  Object.entries(p).map(([field, value]) => ({ type: 'override', vendorSlug: slug, field, value, reason: 'fixture' }));
+  Object.entries(p).map(([field, value]) => ({
+    type: 'override',
+    vendorSlug: slug,
+    field,
+    value,
+    reason: 'fixture',
+  }));
 
 /*
  * Vendors and their composite (coa .30, purity .25, sentiment .15, transparency .15, experience .15,
@@ -59,7 +65,14 @@ export const PEPTIDE = { slug: 'bpc-157', name: 'BPC-157', category: 'healing' }
 export const EMPTY_PEPTIDE = { slug: 'tb-500', name: 'TB-500', category: 'recovery' };
 export const LAB = { slug: 'janoshik', name: 'Janoshik Analytical' };
 
-const price = (vendorSlug: string, source: 'live' | 'baseline', vialMg: number, totalUsd: number, inStock: boolean, ageMs: number) => ({
+const price = (
+  vendorSlug: string,
+  source: 'live' | 'baseline',
+  vialMg: number,
+  totalUsd: number,
+  inStock: boolean,
+  ageMs: number,
+) => ({
   type: 'price',
   vendorSlug,
   peptideSlug: PEPTIDE.slug,
@@ -97,7 +110,18 @@ const row = (
   live: boolean,
   stale: boolean,
   ageMs: number,
-) => ({ vendorSlug, vendorName, totalUsd, vialMg, perMg, inStock, claimed, live, stale, updatedAt: iso(-ageMs) });
+) => ({
+  vendorSlug,
+  vendorName,
+  totalUsd,
+  vialMg,
+  perMg,
+  inStock,
+  claimed,
+  live,
+  stale,
+  updatedAt: iso(-ageMs),
+});
 
 /** The merged table at T0: in stock first, then claimed, then exact perMg (ties: slug, vial). */
 export const PRICE_TABLE_AT_T0 = [
@@ -135,10 +159,31 @@ export const BATCH_RECORDS = [
   approved('apex', 'BPC-001', 10 * DAY_MS),
   approved('apex', 'OLD-150', 150 * DAY_MS),
   approved('apex', 'OLD-151', 151 * DAY_MS, 97.5),
-  { type: 'batch', vendorSlug: 'borealis', batchId: 'PEND-7', peptideSlug: PEPTIDE.slug, status: 'pending', submittedAt: iso(-2 * DAY_MS) },
-  { type: 'batch', vendorSlug: 'borealis', batchId: 'REJ-9', peptideSlug: PEPTIDE.slug, status: 'rejected', submittedAt: iso(-3 * DAY_MS) },
+  {
+    type: 'batch',
+    vendorSlug: 'borealis',
+    batchId: 'PEND-7',
+    peptideSlug: PEPTIDE.slug,
+    status: 'pending',
+    submittedAt: iso(-2 * DAY_MS),
+  },
+  {
+    type: 'batch',
+    vendorSlug: 'borealis',
+    batchId: 'REJ-9',
+    peptideSlug: PEPTIDE.slug,
+    status: 'rejected',
+    submittedAt: iso(-3 * DAY_MS),
+  },
   approved('apex', 'SHARED-1', 20 * DAY_MS, 98),
-  { type: 'batch', vendorSlug: 'borealis', batchId: 'shared-1', peptideSlug: PEPTIDE.slug, status: 'pending', submittedAt: iso(-DAY_MS) },
+  {
+    type: 'batch',
+    vendorSlug: 'borealis',
+    batchId: 'shared-1',
+    peptideSlug: PEPTIDE.slug,
+    status: 'pending',
+    submittedAt: iso(-DAY_MS),
+  },
   ...ODD_BATCH_IDS.map((id) => approved('apex', id, 3 * DAY_MS)),
 ];
 
@@ -159,7 +204,14 @@ export const FIXTURE_RECORDS: Record<string, unknown>[] = [
     verified: true,
     pending: false,
   },
-  { type: 'vendor', slug: 'halfway', name: 'Halfway Peptides', location: 'Germany', verified: true, pending: true },
+  {
+    type: 'vendor',
+    slug: 'halfway',
+    name: 'Halfway Peptides',
+    location: 'Germany',
+    verified: true,
+    pending: true,
+  },
   { type: 'vendor', slug: 'alpha2', name: 'alpha', location: 'UK', verified: false },
   { type: 'vendor', slug: 'zeta', name: 'ALPHA', location: 'UK', verified: true, listingPlan: 'premium' }, // premium, no website
   { type: 'vendor', slug: 'beta', name: 'Beta', location: 'Poland' },
@@ -174,7 +226,13 @@ export const FIXTURE_RECORDS: Record<string, unknown>[] = [
     verified: false,
     pending: true,
   },
-  { type: 'vendor', slug: 'unscored', name: 'Unscored Inc', location: 'France', description: 'Four pillars only.' },
+  {
+    type: 'vendor',
+    slug: 'unscored',
+    name: 'Unscored Inc',
+    location: 'France',
+    description: 'Four pillars only.',
+  },
   { type: 'vendor', slug: 'bare', name: 'Bare Co', location: 'Spain' },
   { type: 'claim', vendorSlug: 'halfway', account: OWNER_ACCOUNT },
   ...Object.entries(PILLARS).flatMap(([slug, p]) => overrides(slug, p)),
@@ -192,7 +250,10 @@ export interface Fixture {
 }
 
 /** A fresh database of `dialect` with the fixture catalog imported at T0, and an enterprise key. */
-export async function setupFixture(dialect: Dialect, records: Record<string, unknown>[] = FIXTURE_RECORDS): Promise<Fixture> {
+export async function setupFixture(
+  dialect: Dialect,
+  records: Record<string, unknown>[] = FIXTURE_RECORDS,
+): Promise<Fixture> {
   const ctx = await createTestContext(dialect);
   const result = await ctx.load(records);
   if (!result.ok) throw new Error(`fixture import failed: ${JSON.stringify(result.errors)}`);
@@ -200,7 +261,8 @@ export async function setupFixture(dialect: Dialect, records: Record<string, unk
   return {
     ctx,
     key,
-    get: (url, headers = {}, k = key) => ctx.app.inject({ method: 'GET', url, headers: { ...bearer(k), ...headers } }),
+    get: (url, headers = {}, k = key) =>
+      ctx.app.inject({ method: 'GET', url, headers: { ...bearer(k), ...headers } }),
   };
 }
 
@@ -213,7 +275,17 @@ export const ENDPOINTS = [
 ] as const;
 
 /** Internals that must never reach a client. */
-const LEAKS = [/\bselect\b/i, /\binsert\b/i, /sqlite/i, /postgres/i, /kysely/i, /node_modules/i, /\.ts:\d+/, /\n\s+at /, /stack/i];
+const LEAKS = [
+  /\bselect\b/i,
+  /\binsert\b/i,
+  /sqlite/i,
+  /postgres/i,
+  /kysely/i,
+  /node_modules/i,
+  /\.ts:\d+/,
+  /\n\s+at /,
+  /stack/i,
+];
 
 /** Asserts the exact documented error body, status and headers. Returns the body. */
 export function expectError(res: LightMyRequestResponse, status: number, code: string) {
@@ -239,6 +311,7 @@ export function expectEnvelope(res: LightMyRequestResponse, dataUpdatedAt = LOAD
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const body = res.json();
   expect(Object.keys(body).sort()).toEqual(['data', 'data_updated_at']);
+  expect(body.data_updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   expect(body.data_updated_at).toBe(dataUpdatedAt);
   return body.data;
 }

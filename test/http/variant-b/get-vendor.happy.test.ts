@@ -3,7 +3,17 @@ import { HOUR_MS } from '../../../src/core/clock.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { B, expectEnvelope, type Fixture, iso, PILLARS, setupFixture } from './fixtures.ts';
 
-const DETAIL_KEYS = ['description', 'location', 'name', 'pending', 'pillars', 'score', 'scoreHistory', 'slug', 'verified'];
+const DETAIL_KEYS = [
+  'description',
+  'location',
+  'name',
+  'pending',
+  'pillars',
+  'score',
+  'scoreHistory',
+  'slug',
+  'verified',
+];
 
 describe.each(DIALECTS)('GET /api/v1/vendors/{slug}, happy paths (%s)', (dialect) => {
   let f: Fixture;
@@ -69,25 +79,30 @@ describe.each(DIALECTS)('GET /api/v1/vendors/{slug}, happy paths (%s)', (dialect
   it.each([
     ['unscored', 'Unscored Inc', 'France', 'Four pillars only.'],
     ['bare', 'Bare Co', 'Spain', ''],
-  ])('unscored vendor %s → 200 with score null and pillars null', async (slug, name, location, description) => {
-    const data = expectEnvelope(await f.get(`${B}/vendors/${slug}`));
-    expect(data).toEqual({
-      slug,
-      name,
-      score: null,
-      verified: false,
-      pending: false,
-      location,
-      pillars: null,
-      description,
-      scoreHistory: [],
-    });
-  });
+  ])(
+    'unscored vendor %s → 200 with score null and pillars null',
+    async (slug, name, location, description) => {
+      const data = expectEnvelope(await f.get(`${B}/vendors/${slug}`));
+      expect(data).toEqual({
+        slug,
+        name,
+        score: null,
+        verified: false,
+        pending: false,
+        location,
+        pillars: null,
+        description,
+        scoreHistory: [],
+      });
+    },
+  );
 
   it('a re-import with changed overrides appends to scoreHistory (oldest first); an identical one does not', async () => {
     f.ctx.clock.advance(HOUR_MS);
     // borealis coa 80 → 100: 30 + 17.5 + 9 + 11.25 + 9.75 = 77.5 → 78
-    const change = [{ type: 'override', vendorSlug: 'borealis', field: 'coa', value: 100, reason: 'recheck' }];
+    const change = [
+      { type: 'override', vendorSlug: 'borealis', field: 'coa', value: 100, reason: 'recheck' },
+    ];
     expect((await f.ctx.load(change)).ok).toBe(true);
     let data = expectEnvelope(await f.get(`${B}/vendors/borealis`), iso(HOUR_MS));
     expect(data.score).toBe(78);
@@ -101,8 +116,16 @@ describe.each(DIALECTS)('GET /api/v1/vendors/{slug}, happy paths (%s)', (dialect
 
     // Pinning the score, then clearing the pin: 78 → 60 → 78.
     f.ctx.clock.advance(HOUR_MS);
-    expect((await f.ctx.load([{ type: 'override', vendorSlug: 'borealis', field: 'score', value: 60, reason: 'pin' }])).ok).toBe(true);
-    expect((await f.ctx.load([{ type: 'override', vendorSlug: 'borealis', field: 'score', value: null }])).ok).toBe(true);
+    expect(
+      (
+        await f.ctx.load([
+          { type: 'override', vendorSlug: 'borealis', field: 'score', value: 60, reason: 'pin' },
+        ])
+      ).ok,
+    ).toBe(true);
+    expect(
+      (await f.ctx.load([{ type: 'override', vendorSlug: 'borealis', field: 'score', value: null }])).ok,
+    ).toBe(true);
     data = expectEnvelope(await f.get(`${B}/vendors/borealis`), iso(3 * HOUR_MS));
     expect(data.score).toBe(78);
     expect(data.scoreHistory).toEqual([72, 78, 60, 78]);

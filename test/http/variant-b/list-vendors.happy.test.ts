@@ -25,18 +25,22 @@ describe.each(DIALECTS)('GET /api/v1/vendors, happy paths (%s)', (dialect) => {
     expect(slugs).not.toContain('unscored');
     expect(slugs).not.toContain('bare');
     expect(slugs).toContain('borealis');
-    expect(data.vendors.filter((v: { verified: boolean }) => !v.verified).map((v: { slug: string }) => v.slug)).toEqual([
-      'alpha2',
-      'beta',
-      'borealis',
-    ]);
+    expect(
+      data.vendors.filter((v: { verified: boolean }) => !v.verified).map((v: { slug: string }) => v.slug),
+    ).toEqual(['alpha2', 'beta', 'borealis']);
   });
 
   it('items carry exactly slug, name, score, verified, location, pillars', async () => {
     const data = expectEnvelope(await f.get(`${B}/vendors`));
     for (const v of data.vendors) {
       expect(Object.keys(v).sort()).toEqual(['location', 'name', 'pillars', 'score', 'slug', 'verified']);
-      expect(Object.keys(v.pillars).sort()).toEqual(['coa', 'experience', 'purity', 'sentiment', 'transparency']);
+      expect(Object.keys(v.pillars).sort()).toEqual([
+        'coa',
+        'experience',
+        'purity',
+        'sentiment',
+        'transparency',
+      ]);
     }
   });
 
@@ -70,7 +74,9 @@ describe.each(DIALECTS)('GET /api/v1/vendors, happy paths (%s)', (dialect) => {
     expect(data.limit).toBe(applied);
     expect(data.offset).toBe(0);
     expect(data.total).toBe(6);
-    expect(data.vendors.map((v: { slug: string }) => v.slug)).toEqual(RANKING.slice(0, applied).map((v) => v.slug));
+    expect(data.vendors.map((v: { slug: string }) => v.slug)).toEqual(
+      RANKING.slice(0, applied).map((v) => v.slug),
+    );
   });
 
   it.each([6, 7, 1000])('offset %i past the end gives an empty page with the right total', async (offset) => {
@@ -82,7 +88,9 @@ describe.each(DIALECTS)('GET /api/v1/vendors, happy paths (%s)', (dialect) => {
     f.ctx.clock.advance(3 * HOUR_MS);
     expectEnvelope(await f.get(`${B}/vendors`), iso(0));
     // A re-import an hour later that demotes apex: coa 95 → 60 gives 18 + 23 + 13.2 + 13.5 + 12.75 = 80.45 → 80.
-    const r = await f.ctx.load([{ type: 'override', vendorSlug: 'apex', field: 'coa', value: 60, reason: 'test' }]);
+    const r = await f.ctx.load([
+      { type: 'override', vendorSlug: 'apex', field: 'coa', value: 60, reason: 'test' },
+    ]);
     expect(r.ok).toBe(true);
     f.ctx.clock.advance(HOUR_MS);
     const data = expectEnvelope(await f.get(`${B}/vendors`), iso(3 * HOUR_MS));

@@ -3,8 +3,13 @@ import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../../src/core/validation/formats.ts';
-import { BatchLookupB, PriceTableB, VendorDetailB, VendorListB } from '../../../src/http/variant-b/schemas.ts';
 import { ErrorBodySchema } from '../../../src/http/shared-schemas.ts';
+import {
+  BatchLookupB,
+  PriceTableB,
+  VendorDetailB,
+  VendorListB,
+} from '../../../src/http/variant-b/schemas.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { B, type Fixture, setupFixture } from './fixtures.ts';
 
@@ -27,7 +32,13 @@ const PATHS: Record<string, { component: string; schema: TSchema; urls: string[]
   '/batches/{batchId}': {
     component: 'BatchLookupB',
     schema: BatchLookupB,
-    urls: ['/batches/BPC-001', '/batches/OLD-151', '/batches/PEND-7', '/batches/NOPE', '/batches/LOT%2F2026%23A%3F1'],
+    urls: [
+      '/batches/BPC-001',
+      '/batches/OLD-151',
+      '/batches/PEND-7',
+      '/batches/NOPE',
+      '/batches/LOT%2F2026%23A%3F1',
+    ],
   },
 };
 
@@ -66,10 +77,14 @@ describe.each(DIALECTS)('OpenAPI document (%s)', (dialect) => {
   it('declares for each 200 the component built from the exported schema, and error bodies for 401/429', () => {
     for (const [p, { component, schema }] of Object.entries(PATHS)) {
       const responses = doc.paths[p].get.responses;
-      expect(responses['200'].content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${component}` });
+      expect(responses['200'].content['application/json'].schema).toEqual({
+        $ref: `#/components/schemas/${component}`,
+      });
       expect(doc.components.schemas[component]).toEqual(asJson(schema));
       for (const status of ['401', '429']) {
-        expect(responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorBody');
+        expect(responses[status].content['application/json'].schema.$ref).toBe(
+          '#/components/schemas/ErrorBody',
+        );
       }
     }
     expect(doc.components.schemas.ErrorBody).toEqual(asJson(ErrorBodySchema));

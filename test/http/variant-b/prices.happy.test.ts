@@ -11,9 +11,21 @@ import {
   setupFixture,
 } from './fixtures.ts';
 
-const ROW_KEYS = ['claimed', 'inStock', 'live', 'perMg', 'stale', 'totalUsd', 'updatedAt', 'vendorName', 'vendorSlug', 'vialMg'];
+const ROW_KEYS = [
+  'claimed',
+  'inStock',
+  'live',
+  'perMg',
+  'stale',
+  'totalUsd',
+  'updatedAt',
+  'vendorName',
+  'vendorSlug',
+  'vialMg',
+];
 type Row = (typeof PRICE_TABLE_AT_T0)[number];
-const id = (r: Pick<Row, 'vendorSlug' | 'vialMg' | 'live'>) => `${r.vendorSlug}/${r.vialMg}mg/${r.live ? 'live' : 'baseline'}`;
+const id = (r: Pick<Row, 'vendorSlug' | 'vialMg' | 'live'>) =>
+  `${r.vendorSlug}/${r.vialMg}mg/${r.live ? 'live' : 'baseline'}`;
 
 describe.each(DIALECTS)('GET /api/v1/peptides/{slug}/prices, happy paths (%s)', (dialect) => {
   let f: Fixture;
@@ -40,7 +52,10 @@ describe.each(DIALECTS)('GET /api/v1/peptides/{slug}/prices, happy paths (%s)', 
     expect(apex.sort()).toEqual(['apex/10mg/baseline', 'apex/5mg/live']);
     expect(data.prices.some((r: Row) => r.vendorSlug === 'apex' && r.totalUsd === 60)).toBe(false);
     // beta has a baseline at 5 mg and a live row at 10 mg: different sizes, both kept.
-    expect(data.prices.filter((r: Row) => r.vendorSlug === 'beta').map(id)).toEqual(['beta/10mg/live', 'beta/5mg/baseline']);
+    expect(data.prices.filter((r: Row) => r.vendorSlug === 'beta').map(id)).toEqual([
+      'beta/10mg/live',
+      'beta/5mg/baseline',
+    ]);
   });
 
   it('in stock first, then claimed, then exact perMg (rounding ties do not decide)', async () => {
@@ -90,7 +105,11 @@ describe.each(DIALECTS)('GET /api/v1/peptides/{slug}/prices, happy paths (%s)', 
 
   it('staleness: live > 72 h and baseline > 90 days, strictly, as the clock moves', async () => {
     let data = expectEnvelope(await f.get(`${B}/peptides/bpc-157/prices`));
-    const staleAt = (d: { prices: Row[] }) => d.prices.filter((r) => r.stale).map(id).sort();
+    const staleAt = (d: { prices: Row[] }) =>
+      d.prices
+        .filter((r) => r.stale)
+        .map(id)
+        .sort();
     // At T0: live 72 h exactly and baseline 90 d exactly are fresh; +1 ms past either is stale.
     expect(staleAt(data)).toEqual(['beta/10mg/live', 'borealis/2mg/baseline']);
 

@@ -107,7 +107,9 @@ describe.each(DIALECTS)('rate limit (%s)', (dialect) => {
     expect(statuses(await many(990, key))).toEqual({ 200: 990 });
     const rs = await Promise.all(Array.from({ length: 50 }, () => get(key)));
     expect(statuses(rs)).toEqual({ 200: 10, 429: 40 });
-    const remaining = rs.filter((r) => r.statusCode === 200).map((r) => Number(r.headers['x-ratelimit-remaining']));
+    const remaining = rs
+      .filter((r) => r.statusCode === 200)
+      .map((r) => Number(r.headers['x-ratelimit-remaining']));
     expect(remaining.sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 

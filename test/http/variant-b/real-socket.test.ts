@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/databases.ts';
-import { LOADED_AT, type Fixture, RANKING, setupFixture } from './fixtures.ts';
+import { type Fixture, LOADED_AT, RANKING, setupFixture } from './fixtures.ts';
 
 /** The same API over a real TCP socket: headers, encoding and bodies as a client sees them. */
 describe.each(DIALECTS)('over a real socket (%s)', (dialect) => {
@@ -30,7 +30,11 @@ describe.each(DIALECTS)('over a real socket (%s)', (dialect) => {
   it('an encoded slash, hash and question mark survive the trip', async () => {
     const res = await call(`/api/v1/batches/${encodeURIComponent('lot/2026#a?1')}?vendor=apex`);
     expect(res.status).toBe(200);
-    expect((await res.json()).data).toMatchObject({ state: 'verified', batchId: 'LOT/2026#A?1', vendorSlug: 'apex' });
+    expect(((await res.json()) as { data: unknown }).data).toMatchObject({
+      state: 'verified',
+      batchId: 'LOT/2026#A?1',
+      vendorSlug: 'apex',
+    });
   });
 
   it('ETag / If-None-Match → 304 with no body', async () => {
@@ -45,7 +49,7 @@ describe.each(DIALECTS)('over a real socket (%s)', (dialect) => {
   it('no key → 401 with the error body', async () => {
     const res = await fetch(`${base}/api/v1/vendors/apex`);
     expect(res.status).toBe(401);
-    const body = await res.json();
+    const body = (await res.json()) as { error: { code: string; status: number; request_id: string } };
     expect(body.error).toMatchObject({ code: 'invalid_api_key', status: 401 });
     expect(body.error.request_id).toBe(res.headers.get('x-request-id'));
   });

@@ -10,8 +10,11 @@ describe.each(DIALECTS)('security (%s)', (dialect) => {
   });
   afterAll(async () => f?.ctx.close());
 
-  const send = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string> = {}) =>
-    f.ctx.app.inject({ method, url, headers });
+  const send = (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    headers: Record<string, string> = {},
+  ) => f.ctx.app.inject({ method, url, headers });
 
   it.each([
     `${B}/vendors/a'b`,
@@ -24,7 +27,10 @@ describe.each(DIALECTS)('security (%s)', (dialect) => {
 
   it('quotes in a batch ID are just a missing batch, and the data is intact', async () => {
     const id = "' OR 1=1; DELETE FROM batches; --";
-    expect(expectEnvelope(await f.get(`${B}/batches/${encodeURIComponent(id)}`))).toEqual({ state: 'missing', batchId: id });
+    expect(expectEnvelope(await f.get(`${B}/batches/${encodeURIComponent(id)}`))).toEqual({
+      state: 'missing',
+      batchId: id,
+    });
     expect(expectEnvelope(await f.get(`${B}/batches/BPC-001`)).state).toBe('verified');
     expect(expectEnvelope(await f.get(`${B}/vendors`)).total).toBe(RANKING.length);
   });
@@ -83,14 +89,17 @@ describe.each(DIALECTS)('security (%s)', (dialect) => {
     expect(expectEnvelope(res).total).toBe(RANKING.length);
   });
 
-  it.each(['api_key', 'key', 'access_token', 'token', 'authorization'])('a key in the query string (?%s=) is not accepted', async (param) => {
-    const res = await send('GET', `${B}/vendors?${param}=${f.key}`);
-    const err = expectError(res, 401, 'invalid_api_key');
-    expect(res.body).not.toContain(f.key);
-    expect(err.message).toMatch(/not valid/i);
-    const bearerParam = await send('GET', `${B}/vendors?${param}=${encodeURIComponent(`Bearer ${f.key}`)}`);
-    expectError(bearerParam, 401, 'invalid_api_key');
-  });
+  it.each(['api_key', 'key', 'access_token', 'token', 'authorization'])(
+    'a key in the query string (?%s=) is not accepted',
+    async (param) => {
+      const res = await send('GET', `${B}/vendors?${param}=${f.key}`);
+      const err = expectError(res, 401, 'invalid_api_key');
+      expect(res.body).not.toContain(f.key);
+      expect(err.message).toMatch(/not valid/i);
+      const bearerParam = await send('GET', `${B}/vendors?${param}=${encodeURIComponent(`Bearer ${f.key}`)}`);
+      expectError(bearerParam, 401, 'invalid_api_key');
+    },
+  );
 
   it('a rejected key is never echoed back', async () => {
     const bad = `prk_live_${'Q'.repeat(32)}`;

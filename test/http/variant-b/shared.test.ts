@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../src/core/clock.ts';
 import { revokeKey } from '../../../src/core/keys/manage-keys.ts';
 import { DIALECTS } from '../../support/databases.ts';
-import { ENDPOINTS, expectEnvelope, expectError, type Fixture, setupFixture, T0, UNKNOWN_KEY } from './fixtures.ts';
+import {
+  ENDPOINTS,
+  expectEnvelope,
+  expectError,
+  type Fixture,
+  setupFixture,
+  T0,
+  UNKNOWN_KEY,
+} from './fixtures.ts';
 
 /** Checks every Variant B endpoint must pass, run over the table of endpoints. */
 describe.each(DIALECTS)('shared checks (%s)', (dialect) => {
@@ -16,13 +24,15 @@ describe.each(DIALECTS)('shared checks (%s)', (dialect) => {
   };
   beforeAll(async () => {
     f = await setupFixture(dialect);
-    for (const plan of ['free', 'pro', 'enterprise', 'custom'] as const) keys[plan] = await f.ctx.keyFor(plan);
+    for (const plan of ['free', 'pro', 'enterprise', 'custom'] as const)
+      keys[plan] = await f.ctx.keyFor(plan);
     keys.revoked = await f.ctx.keyFor('enterprise');
     await revokeKey(f.ctx.container.store, keys.revoked);
   });
   afterAll(async () => f?.ctx.close());
 
-  const send = (url: string, headers: Record<string, string> = {}) => f.ctx.app.inject({ method: 'GET', url, headers });
+  const send = (url: string, headers: Record<string, string> = {}) =>
+    f.ctx.app.inject({ method: 'GET', url, headers });
 
   describe.each(ENDPOINTS)('$name', ({ url }) => {
     const expect401 = async (headers: Record<string, string>) => {
@@ -61,7 +71,11 @@ describe.each(DIALECTS)('shared checks (%s)', (dialect) => {
     });
 
     it('free plan → 403 plan_required', async () => {
-      const err = expectError(await send(url, { authorization: `Bearer ${keys.free}` }), 403, 'plan_required');
+      const err = expectError(
+        await send(url, { authorization: `Bearer ${keys.free}` }),
+        403,
+        'plan_required',
+      );
       expect(err.message).toBe('API access requires a Pro or Enterprise plan.');
     });
 
@@ -114,7 +128,11 @@ describe.each(DIALECTS)('shared checks (%s)', (dialect) => {
     it('If-None-Match does not bypass authentication', async () => {
       const etag = (await send(url, { authorization: `Bearer ${keys.enterprise}` })).headers.etag as string;
       expectError(await send(url, { 'if-none-match': etag }), 401, 'invalid_api_key');
-      expectError(await send(url, { authorization: `Bearer ${keys.free}`, 'if-none-match': etag }), 403, 'plan_required');
+      expectError(
+        await send(url, { authorization: `Bearer ${keys.free}`, 'if-none-match': etag }),
+        403,
+        'plan_required',
+      );
     });
   });
 });

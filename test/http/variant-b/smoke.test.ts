@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../../support/databases.ts';
 import { bearer, createTestContext, type TestContext } from '../../support/context.ts';
+import { DIALECTS } from '../../support/databases.ts';
 
 describe.each(DIALECTS)('smoke (%s)', (dialect) => {
   let ctx: TestContext;
@@ -10,7 +10,11 @@ describe.each(DIALECTS)('smoke (%s)', (dialect) => {
     const r = await ctx.load([
       { type: 'vendor', slug: 'alpha', name: 'Alpha', location: 'Canada', verified: true },
       ...['coa', 'purity', 'sentiment', 'transparency', 'experience'].map((field) => ({
-        type: 'override', vendorSlug: 'alpha', field, value: 80, reason: 'test',
+        type: 'override',
+        vendorSlug: 'alpha',
+        field,
+        value: 80,
+        reason: 'test',
       })),
     ]);
     expect(r.ok).toBe(true);

@@ -3,7 +3,16 @@ import { HOUR_MS } from '../../../src/core/clock.ts';
 import type { ImportProgress } from '../../../src/core/import/import-data.ts';
 import { batchKey } from '../../../src/core/import/records.ts';
 import { countRows, dumpTables } from '../../storage/support.ts';
-import { at, GOOD_COUNTS, GOOD_FILE, GOOD_LINES, type ImportHarness, jl, openImportHarness, T0 } from './support.ts';
+import {
+  at,
+  GOOD_COUNTS,
+  GOOD_FILE,
+  GOOD_LINES,
+  type ImportHarness,
+  jl,
+  openImportHarness,
+  T0,
+} from './support.ts';
 
 describe('importJsonLines: accepted files (sqlite)', () => {
   let h: ImportHarness;
@@ -34,7 +43,13 @@ describe('importJsonLines: accepted files (sqlite)', () => {
     expect(after.dataVersion).toBe(before.dataVersion + 1);
     expect(after.dataUpdatedAt).toBe(new Date(T0).toISOString());
     const alpha = (await h.store.catalog.getVendorDetail('alpha', 10))!;
-    expect(alpha).toMatchObject({ score: 80, claimed: true, verified: true, purity: 99.1, scoreHistory: [80] });
+    expect(alpha).toMatchObject({
+      score: 80,
+      claimed: true,
+      verified: true,
+      purity: 99.1,
+      scoreHistory: [80],
+    });
   });
 
   it('takes "now" from the clock and the history reason from the options', async () => {
@@ -46,9 +61,15 @@ describe('importJsonLines: accepted files (sqlite)', () => {
   });
 
   it('ignores blank lines, whitespace-only lines, comments and CR line endings', async () => {
-    const file = ['', '   ', '# comment', '\t# tabbed comment', `${jl({ type: 'vendor', slug: 'crlf', name: 'CRLF' })}\r`, '\r', ''].join(
-      '\n',
-    );
+    const file = [
+      '',
+      '   ',
+      '# comment',
+      '\t# tabbed comment',
+      `${jl({ type: 'vendor', slug: 'crlf', name: 'CRLF' })}\r`,
+      '\r',
+      '',
+    ].join('\n');
     expect(await h.run(file)).toEqual({ ok: true, lines: 7, counts: { vendor: 1 } });
     expect((await h.store.catalog.listVendors()).map((v) => v.slug)).toEqual(['crlf']);
   });
@@ -123,16 +144,25 @@ describe('importJsonLines: accepted files (sqlite)', () => {
       lines: 6,
       counts: { batch: 1, price: 1, claim: 1, override: 1, reply: 1, review: 1 },
     });
-    expect((await h.store.batches.findByKey(batchKey('b-2')))[0]).toMatchObject({ labName: 'Janoshik', purity: 98 });
+    expect((await h.store.batches.findByKey(batchKey('b-2')))[0]).toMatchObject({
+      labName: 'Janoshik',
+      purity: 98,
+    });
     expect((await h.store.catalog.getVendorDetail('beta', 5))?.claimed).toBe(true);
     expect((await h.store.catalog.getVendorDetail('alpha', 5))?.scoreHistory).toEqual([80, 90]);
     const reply = await h.store.kysely.selectFrom('replies').selectAll().executeTakeFirstOrThrow();
-    expect(reply).toEqual({ review_id: 'rev-1', body: 'Edited reply', created_at: '2026-05-12T00:00:00.000Z' });
+    expect(reply).toEqual({
+      review_id: 'rev-1',
+      body: 'Edited reply',
+      created_at: '2026-05-12T00:00:00.000Z',
+    });
   });
 
   it('a claim with account null needs no account and releases the vendor', async () => {
     await h.ok(GOOD_FILE);
-    expect(await h.run([jl({ type: 'claim', vendorSlug: 'alpha', account: null })])).toMatchObject({ ok: true });
+    expect(await h.run([jl({ type: 'claim', vendorSlug: 'alpha', account: null })])).toMatchObject({
+      ok: true,
+    });
     expect((await h.store.catalog.getVendorDetail('alpha', 1))?.claimed).toBe(false);
   });
 
@@ -162,7 +192,13 @@ describe('importJsonLines: accepted files (sqlite)', () => {
         inStock: true,
         updatedAt: at(0),
       }),
-      jl({ type: 'peptide', slug: 'bpc-157', name: 'BPC-157', category: 'healing', molecularWeight: '1419.5 g/mol' }),
+      jl({
+        type: 'peptide',
+        slug: 'bpc-157',
+        name: 'BPC-157',
+        category: 'healing',
+        molecularWeight: '1419.5 g/mol',
+      }),
       jl({
         type: 'review',
         id: 'skewed',

@@ -13,7 +13,11 @@ describe.runIf(DIALECTS.includes('postgres'))('importJsonLines: smoke on Postgre
 
   it('imports a good file', async () => {
     expect(await h.run(GOOD_FILE)).toEqual({ ok: true, lines: GOOD_LINES, counts: GOOD_COUNTS });
-    expect(await h.store.catalog.getVendorDetail('alpha', 5)).toMatchObject({ score: 80, claimed: true, scoreHistory: [80] });
+    expect(await h.store.catalog.getVendorDetail('alpha', 5)).toMatchObject({
+      score: 80,
+      claimed: true,
+      scoreHistory: [80],
+    });
     expect((await h.store.catalog.getPeptide('bpc-157'))?.aliases).toEqual(['BPC157']);
   });
 
@@ -23,7 +27,14 @@ describe.runIf(DIALECTS.includes('postgres'))('importJsonLines: smoke on Postgre
     const result = await h.run([
       jl({ type: 'vendor', slug: 'pg-new', name: 'New' }),
       '',
-      jl({ type: 'batch', vendorSlug: 'pg-new', batchId: 'X', peptideSlug: 'ghost', status: 'pending', submittedAt: '2026-05-01T00:00:00Z' }),
+      jl({
+        type: 'batch',
+        vendorSlug: 'pg-new',
+        batchId: 'X',
+        peptideSlug: 'ghost',
+        status: 'pending',
+        submittedAt: '2026-05-01T00:00:00Z',
+      }),
       'not json',
     ]);
     expect(result).toEqual({

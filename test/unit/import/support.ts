@@ -1,8 +1,12 @@
 import { ManualClock } from '../../../src/core/clock.ts';
-import { type ImportProgress, type ImportResult, importJsonLines } from '../../../src/core/import/import-data.ts';
+import {
+  type ImportProgress,
+  type ImportResult,
+  importJsonLines,
+} from '../../../src/core/import/import-data.ts';
 import type { OpenedStore } from '../../../src/storage/open-store.ts';
-import type { Dialect } from '../../support/databases.ts';
 import { type FreshStore, openFreshStore, T0 } from '../../storage/support.ts';
+import type { Dialect } from '../../support/databases.ts';
 
 export { T0 };
 
@@ -10,7 +14,10 @@ export interface ImportHarness {
   store: OpenedStore;
   clock: ManualClock;
   /** Imports a file given as its text (split on \n, like a file reader) or as lines. */
-  run(file: string | Iterable<string> | AsyncIterable<string>, opts?: { reason?: string; onProgress?: (p: ImportProgress) => void }): Promise<ImportResult>;
+  run(
+    file: string | Iterable<string> | AsyncIterable<string>,
+    opts?: { reason?: string; onProgress?: (p: ImportProgress) => void },
+  ): Promise<ImportResult>;
   /** Imports and fails the test unless the file was accepted. */
   ok(file: string | string[]): Promise<Extract<ImportResult, { ok: true }>>;
   close(): Promise<void>;
@@ -20,7 +27,11 @@ export async function openImportHarness(dialect: Dialect = 'sqlite'): Promise<Im
   const fresh: FreshStore = await openFreshStore(dialect);
   const clock = new ManualClock(T0);
   const run: ImportHarness['run'] = (file, opts) =>
-    importJsonLines(typeof file === 'string' ? file.split('\n') : file, { store: fresh.store.imports, clock }, opts);
+    importJsonLines(
+      typeof file === 'string' ? file.split('\n') : file,
+      { store: fresh.store.imports, clock },
+      opts,
+    );
   return {
     store: fresh.store,
     clock,
@@ -44,8 +55,21 @@ export const at = (offsetMs: number): string => new Date(T0 + offsetMs).toISOStr
 export const GOOD_FILE = [
   '# PureRank import, generated for tests',
   jl({ type: 'account', name: 'acme', plan: 'pro' }),
-  jl({ type: 'lab', slug: 'janoshik', name: 'Janoshik', trusted: true, verifyUrl: 'https://janoshik.com/verify' }),
-  jl({ type: 'peptide', slug: 'bpc-157', name: 'BPC-157', category: 'healing', molecularWeight: '1419.5 g/mol', aliases: ['BPC157'] }),
+  jl({
+    type: 'lab',
+    slug: 'janoshik',
+    name: 'Janoshik',
+    trusted: true,
+    verifyUrl: 'https://janoshik.com/verify',
+  }),
+  jl({
+    type: 'peptide',
+    slug: 'bpc-157',
+    name: 'BPC-157',
+    category: 'healing',
+    molecularWeight: '1419.5 g/mol',
+    aliases: ['BPC157'],
+  }),
   '',
   jl({ type: 'vendor', slug: 'alpha', name: 'Alpha', location: 'Canada', verified: true }),
   jl({ type: 'vendor', slug: 'beta', name: 'Beta' }),
@@ -71,7 +95,14 @@ export const GOOD_FILE = [
     testedAt: '2026-04-01T00:00:00.000Z',
     status: 'approved',
   }),
-  jl({ type: 'batch', vendorSlug: 'beta', batchId: 'B-1', peptideSlug: 'bpc-157', status: 'pending', submittedAt: '2026-05-30T00:00:00.000Z' }),
+  jl({
+    type: 'batch',
+    vendorSlug: 'beta',
+    batchId: 'B-1',
+    peptideSlug: 'bpc-157',
+    status: 'pending',
+    submittedAt: '2026-05-30T00:00:00.000Z',
+  }),
   '   # an indented comment',
   jl({
     type: 'review',

@@ -40,7 +40,8 @@ describe('generateKey', () => {
 
   it('uses every base62 character, roughly uniformly', () => {
     const counts = new Map<string, number>();
-    for (const k of keys) for (const ch of k.key.slice(KEY_PREFIX.length)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    for (const k of keys)
+      for (const ch of k.key.slice(KEY_PREFIX.length)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
     expect([...counts.keys()].sort()).toEqual([...BASE62].sort());
     // 32 000 characters over 62 symbols: about 516 each (σ ≈ 22.5). ±40% is > 9σ, so this never flakes,
     // yet a modulo bias (bytes 248..255 folding onto 0..7) or a missing range would show.

@@ -20,7 +20,12 @@ describe.each(DIALECTS)('KeyAuthenticator on a real store (%s)', (dialect) => {
   beforeAll(async () => {
     fresh = await openFreshStore(dialect);
     store = fresh.store;
-    account = await createAccount(store, { name: 'Acme Research', plan: 'custom', rateLimitA: 100, rateLimitB: 2000 });
+    account = await createAccount(store, {
+      name: 'Acme Research',
+      plan: 'custom',
+      rateLimitA: 100,
+      rateLimitB: 2000,
+    });
     const created = await createKey(store, 'Acme Research', 'ci');
     key = created.key;
     keyId = created.info.id;
@@ -73,10 +78,13 @@ describe.each(DIALECTS)('KeyAuthenticator on a real store (%s)', (dialect) => {
     expect(spy.total()).toBe(1);
   });
 
-  it.each(['bearer', 'BEARER', 'bEaReR'])('accepts the scheme spelled %s, and extra spaces', async (scheme) => {
-    expect((await auth.authenticate(`${scheme} ${key}`)).ok).toBe(true);
-    expect((await auth.authenticate(`${scheme}   ${key}  `)).ok).toBe(true);
-  });
+  it.each(['bearer', 'BEARER', 'bEaReR'])(
+    'accepts the scheme spelled %s, and extra spaces',
+    async (scheme) => {
+      expect((await auth.authenticate(`${scheme} ${key}`)).ok).toBe(true);
+      expect((await auth.authenticate(`${scheme}   ${key}  `)).ok).toBe(true);
+    },
+  );
 
   it('reports an unknown well-formed key, asking the store only once', async () => {
     const stranger = generateKey().key;
@@ -91,7 +99,10 @@ describe.each(DIALECTS)('KeyAuthenticator on a real store (%s)', (dialect) => {
     await store.keys.insert({ id: k.id, accountId: account.id, name: null, prefix: k.prefix, hash: k.hash });
     expect(await auth.authenticate(`Bearer ${k.key}`)).toEqual({ ok: false, reason: 'unknown' });
     auth.invalidate();
-    expect(await auth.authenticate(`Bearer ${k.key}`)).toMatchObject({ ok: true, principal: { keyId: k.id } });
+    expect(await auth.authenticate(`Bearer ${k.key}`)).toMatchObject({
+      ok: true,
+      principal: { keyId: k.id },
+    });
   });
 
   it('reports a revoked key as revoked', async () => {

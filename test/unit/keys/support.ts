@@ -1,7 +1,9 @@
 import type { KeyStore } from '../../../src/core/ports.ts';
 
 /** A spy around a real KeyStore: counts calls per method and forwards them unchanged. */
-export function countingKeyStore(inner: KeyStore): KeyStore & { calls: Record<keyof KeyStore, number>; total(): number } {
+export function countingKeyStore(
+  inner: KeyStore,
+): KeyStore & { calls: Record<keyof KeyStore, number>; total(): number } {
   const calls: Record<keyof KeyStore, number> = {
     insert: 0,
     findByHash: 0,

@@ -2,18 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { compositeOf, DEFAULT_WEIGHTS, effectiveScore, tierOf } from '../../../src/core/scoring/composite.ts';
 import type { PartialPillars, Pillars } from '../../../src/core/vendors/model.ts';
 
-const pillars = (coa: number, purity: number, sentiment: number, transparency: number, experience: number): Pillars => ({
+const pillars = (
+  coa: number,
+  purity: number,
+  sentiment: number,
+  transparency: number,
+  experience: number,
+): Pillars => ({
   coa,
   purity,
   sentiment,
   transparency,
   experience,
 });
-const NONE: PartialPillars = { coa: null, purity: null, sentiment: null, transparency: null, experience: null };
+const NONE: PartialPillars = {
+  coa: null,
+  purity: null,
+  sentiment: null,
+  transparency: null,
+  experience: null,
+};
 
 describe('compositeOf (weights 0.30 / 0.25 / 0.15 / 0.15 / 0.15)', () => {
   it('uses the documented weights, which sum to 1', () => {
-    expect(DEFAULT_WEIGHTS).toEqual({ coa: 0.3, purity: 0.25, sentiment: 0.15, transparency: 0.15, experience: 0.15 });
+    expect(DEFAULT_WEIGHTS).toEqual({
+      coa: 0.3,
+      purity: 0.25,
+      sentiment: 0.15,
+      transparency: 0.15,
+      experience: 0.15,
+    });
     expect(Object.values(DEFAULT_WEIGHTS).reduce((s, w) => s + w, 0)).toBeCloseTo(1, 12);
   });
 
@@ -71,7 +89,10 @@ describe('compositeOf (weights 0.30 / 0.25 / 0.15 / 0.15 / 0.15)', () => {
 
 describe('effectiveScore', () => {
   it('scores a vendor whose every pillar is computed', () => {
-    expect(effectiveScore(pillars(90, 80, 70, 60, 50), {})).toEqual({ pillars: pillars(90, 80, 70, 60, 50), score: 74 });
+    expect(effectiveScore(pillars(90, 80, 70, 60, 50), {})).toEqual({
+      pillars: pillars(90, 80, 70, 60, 50),
+      score: 74,
+    });
   });
 
   it('applies pillar overrides over computed values, including an override of 0', () => {
@@ -90,7 +111,10 @@ describe('effectiveScore', () => {
   });
 
   it('pins the composite with a score override, keeping the pillars', () => {
-    expect(effectiveScore(pillars(90, 80, 70, 60, 50), { score: 12 })).toEqual({ pillars: pillars(90, 80, 70, 60, 50), score: 12 });
+    expect(effectiveScore(pillars(90, 80, 70, 60, 50), { score: 12 })).toEqual({
+      pillars: pillars(90, 80, 70, 60, 50),
+      score: 12,
+    });
     expect(effectiveScore(pillars(90, 80, 70, 60, 50), { score: 0 })).toMatchObject({ score: 0 });
     expect(effectiveScore(pillars(90, 80, 70, 60, 50), { score: 100, coa: 10 })).toEqual({
       pillars: pillars(10, 80, 70, 60, 50),
@@ -108,7 +132,9 @@ describe('effectiveScore', () => {
   );
 
   it('scores a vendor with no evidence at all once every pillar is overridden', () => {
-    expect(effectiveScore(NONE, { coa: 90, purity: 80, sentiment: 70, transparency: 60, experience: 50 })).toEqual({
+    expect(
+      effectiveScore(NONE, { coa: 90, purity: 80, sentiment: 70, transparency: 60, experience: 50 }),
+    ).toEqual({
       pillars: pillars(90, 80, 70, 60, 50),
       score: 74,
     });

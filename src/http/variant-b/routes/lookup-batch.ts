@@ -38,7 +38,8 @@ export function lookupBatchRoute(app: FastifyInstance, s: AppServices, cache: Re
       const vendor = request.query.vendor;
       const state = s.freshness.state;
       const now = s.clock.now();
-      const key = `b:batch:${vendor ?? ''}:${batchId}`;
+      // JSON keeps the two parts apart: a batch number may contain any separator we could pick.
+      const key = `b:batch:${JSON.stringify([vendor ?? null, batchId])}`;
       let body = cache.get(key, state.dataVersion, now);
       if (!body) {
         const staleAfterDays = s.config.batchStaleAfterDays;
