@@ -1,11 +1,13 @@
 import { Redis } from 'ioredis';
 import { MemoryRateLimiter, RedisRateLimiter } from './adapters/ratelimit/index.ts';
+import { miniSearchIndex } from './adapters/search/minisearch-index.ts';
 import type { Config } from './config/config.ts';
 import { Freshness } from './core/catalog/freshness.ts';
 import { CatalogReadModel } from './core/catalog/read-model.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { KeyAuthenticator } from './core/keys/authenticate.ts';
 import type { RateLimiter } from './core/ratelimit/model.ts';
+import { CatalogSearch } from './core/search/search-catalog.ts';
 import type { AppServices } from './http/services.ts';
 import { type OpenedStore, openStore, parseDatabaseUrl } from './storage/open-store.ts';
 
@@ -46,6 +48,7 @@ export async function createContainer(
       auth: new KeyAuthenticator(store.keys),
       catalog: new CatalogReadModel(store.catalog),
       limiter,
+      search: new CatalogSearch(miniSearchIndex),
       async close() {
         await limiter.close();
         await store.close();

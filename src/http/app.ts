@@ -12,6 +12,7 @@ import { OpenApiCollector } from './openapi/build-document.ts';
 import { ResponseCache } from './response-cache.ts';
 import type { AppServices } from './services.ts';
 import { ErrorBodySchema } from './shared-schemas.ts';
+import { VARIANT_A_PREFIX, variantA } from './variant-a/index.ts';
 import { VARIANT_B_PREFIX, variantB } from './variant-b/index.ts';
 
 export interface AppOptions {
@@ -64,11 +65,14 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   });
 
   const base = opts.publicUrl ?? '';
+  const docA = new OpenApiCollector(VARIANT_A_PREFIX);
+  docA.attach(app);
   const docB = new OpenApiCollector(VARIANT_B_PREFIX);
   docB.attach(app);
   const docAdmin = new OpenApiCollector(ADMIN_PREFIX);
   docAdmin.attach(app);
 
+  await app.register(variantA(services, cache, services.search), { prefix: VARIANT_A_PREFIX });
   await app.register(variantB(services, cache), { prefix: VARIANT_B_PREFIX });
   if (services.config.adminToken)
     await app.register(adminApi(services, services.config.adminToken), { prefix: ADMIN_PREFIX });
@@ -84,7 +88,23 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
     },
     'bearer',
   );
-  const specs = [{ name: 'Variant B (/api/v1)', url: `${VARIANT_B_PREFIX}/openapi.json` }];
+  const specA = docA.build(
+    {
+      title: 'PureRank API — Variant A',
+      version: VERSION,
+      description:
+        'Variant A of the PureRank interface: snake_case; lists are `{data, total[, page]}`, details at top level. ' +
+        'Rate limit: 10,000 requests per key per UTC hour on Enterprise, with `X-RateLimit-Limit`, ' +
+        '`X-RateLimit-Remaining` and `X-RateLimit-Reset` on every response. Errors: `{error:{code,message,status,request_id}}`.',
+      serverUrl: `${base}${VARIANT_A_PREFIX}`,
+    },
+    'bearer',
+  );
+  const specs = [
+    { name: 'Variant A (/v1)', url: `${VARIANT_A_PREFIX}/openapi.json` },
+    { name: 'Variant B (/api/v1)', url: `${VARIANT_B_PREFIX}/openapi.json` },
+  ];
+  app.get(`${VARIANT_A_PREFIX}/openapi.json`, async () => specA);
   app.get(`${VARIANT_B_PREFIX}/openapi.json`, async () => specB);
   if (services.config.adminToken) {
     const specAdmin = docAdmin.build(

@@ -15,7 +15,7 @@ const PHRASES: Record<string, (p: Record<string, unknown>) => string> = {
     `must be ${p.type === 'integer' ? 'an integer' : p.type === 'number' ? 'a number' : `of type ${p.type}`}.`,
   minimum: (p) => `must be at least ${p.limit}.`,
   maximum: (p) => `must be at most ${p.limit}.`,
-  minLength: (p) => `must be at least ${p.limit} characters long.`,
+  minLength: (p) => (p.limit === 1 ? 'must not be empty.' : `must be at least ${p.limit} characters long.`),
   maxLength: (p) => `must be at most ${p.limit} characters long.`,
   pattern: () => 'has an invalid format.',
   enum: (p) => `must be one of ${(p.allowedValues as unknown[]).join(', ')}.`,

@@ -6,6 +6,7 @@ import type { ImportWriter } from '../core/import/import-data.ts';
 import type { KeyAuthenticator } from '../core/keys/authenticate.ts';
 import type { Store } from '../core/ports.ts';
 import type { RateLimiter } from '../core/ratelimit/model.ts';
+import type { CatalogSearch } from '../core/search/search-catalog.ts';
 
 /** Everything the HTTP layer is handed by the composition root (src/container.ts). */
 export interface AppServices {
@@ -16,4 +17,5 @@ export interface AppServices {
   auth: KeyAuthenticator;
   catalog: CatalogReadModel;
   limiter: RateLimiter;
+  search: CatalogSearch;
 }

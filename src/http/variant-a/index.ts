@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { HOUR_MS } from '../../core/clock.ts';
+import type { Principal } from '../../core/keys/model.ts';
+import type { RateLimitPolicy } from '../../core/ratelimit/model.ts';
+import type { CatalogSearch } from '../../core/search/search-catalog.ts';
+import { registerGuard } from '../guard.ts';
+import type { ResponseCache } from '../response-cache.ts';
+import type { AppServices } from '../services.ts';
+import { getVendorRoute } from './routes/get-vendor.ts';
+import { listVendorsRoute } from './routes/list-vendors.ts';
+import { peptideRoutes } from './routes/peptides.ts';
+import { searchRoute } from './routes/search.ts';
+
+export const VARIANT_A_PREFIX = '/v1';
+
+/** Variant A (`/v1`): a thin adapter over the same core as Variant B, in A's own shapes. */
+export function variantA(services: AppServices, cache: ResponseCache, search: CatalogSearch) {
+  const policies = new Map<number, RateLimitPolicy>();
+  const policyFor = (p: Principal): RateLimitPolicy => {
+    // Per-account limits are a custom-plan arrangement; every other plan gets its plan's limit.
+    const limit = (p.plan === 'custom' ? p.rateLimitA : null) ?? services.config.limits.hourly[p.plan];
+    let policy = policies.get(limit);
+    if (!policy) {
+      // Fixed windows aligned to the UTC hour: the epoch is hour-aligned, so windowMs alone does it.
+      policy = { kind: 'fixed', limit, windowMs: HOUR_MS };
+      policies.set(limit, policy);
+    }
+    return policy;
+  };
+  return async function plugin(app: FastifyInstance): Promise<void> {
+    registerGuard(app, services, {
+      scope: 'a',
+      policyFor,
+      limitMessage: (policy, retryAfter) =>
+        `Rate limit exceeded: ${policy.limit} requests per hour per key (the window resets on the UTC hour). Retry in ${retryAfter} s.`,
+    });
+    listVendorsRoute(app, services, cache);
+    getVendorRoute(app, services, cache);
+    peptideRoutes(app, services, cache);
+    searchRoute(app, services, cache, search);
+  };
+}

@@ -1,0 +1,47 @@
+import { Type as T } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_PAGE_SIZE, listVendors, MAX_PAGE_SIZE } from '../../../core/vendors/list-vendors.ts';
+import { sendJson, toCachedBody } from '../../conditional.ts';
+import type { ResponseCache } from '../../response-cache.ts';
+import type { AppServices } from '../../services.ts';
+import { commonErrors } from '../../shared-schemas.ts';
+import { presentVendorList } from '../present.ts';
+import { VendorListA } from '../schemas.ts';
+
+const Query = T.Object({
+  page: T.Optional(T.Integer({ minimum: 1, default: 1, description: 'Page number, 1-based (default 1).' })),
+  per_page: T.Optional(
+    T.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Page size, 1..200 (default 50).' }),
+  ),
+});
+
+export function listVendorsRoute(app: FastifyInstance, s: AppServices, cache: ResponseCache): void {
+  app.get<{ Querystring: { page: number; per_page: number } }>(
+    '/vendors',
+    {
+      schema: {
+        operationId: 'listVendors',
+        summary: 'Ranked verified vendors',
+        description:
+          'Verified, scored vendors by composite score descending (ties: name, then slug). `total` counts them all; ' +
+          'a page past the end is empty.',
+        tags: ['vendors'],
+        querystring: Query,
+        response: { 200: VendorListA, ...commonErrors() },
+      },
+    },
+    async (request, reply) => {
+      const { page, per_page: perPage } = request.query;
+      const state = s.freshness.state;
+      const key = `a:vendors:${page}:${perPage}`;
+      let body = cache.get(key, state.dataVersion, 0);
+      if (!body) {
+        const snap = await s.catalog.get(state);
+        const offset = Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);
+        const p = listVendors(snap, 'verified', perPage, offset);
+        body = cache.set(key, snap.version, toCachedBody(presentVendorList(p.vendors, p.total, page)));
+      }
+      return sendJson(request, reply, body);
+    },
+  );
+}

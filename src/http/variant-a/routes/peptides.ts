@@ -1,0 +1,70 @@
+import { Type as T } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../../../core/errors.ts';
+import { sendJson, toCachedBody } from '../../conditional.ts';
+import type { ResponseCache } from '../../response-cache.ts';
+import type { AppServices } from '../../services.ts';
+import { commonErrors } from '../../shared-schemas.ts';
+import { presentPeptideList, presentPeptideRanking } from '../present.ts';
+import { PeptideListA, PeptideRankingA } from '../schemas.ts';
+
+export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: ResponseCache): void {
+  app.get<{ Querystring: { category?: string } }>(
+    '/peptides',
+    {
+      schema: {
+        operationId: 'listPeptides',
+        summary: 'Peptide library',
+        description:
+          'Every peptide by name, optionally of one category. `vendor_count` is the length of the peptide’s ' +
+          'vendor ranking (`/peptides/{slug}/vendors`). An unknown category gives an empty list.',
+        tags: ['peptides'],
+        querystring: T.Object({
+          category: T.Optional(T.String({ minLength: 1, maxLength: 64, description: 'Category slug, e.g. healing.' })),
+        }),
+        response: { 200: PeptideListA, ...commonErrors() },
+      },
+    },
+    async (request, reply) => {
+      const category = request.query.category?.trim().toLowerCase();
+      const state = s.freshness.state;
+      const key = `a:peptides:${category ?? ''}`;
+      let body = cache.get(key, state.dataVersion, 0);
+      if (!body) {
+        const snap = await s.catalog.get(state);
+        const items = snap.peptides
+          .filter((p) => category === undefined || p.category === category)
+          .map((peptide) => ({ peptide, vendorCount: snap.peptideRankings.get(peptide.slug)?.length ?? 0 }));
+        body = cache.set(key, snap.version, toCachedBody(presentPeptideList(items)));
+      }
+      return sendJson(request, reply, body);
+    },
+  );
+
+  app.get<{ Params: { slug: string } }>(
+    '/peptides/:slug/vendors',
+    {
+      schema: {
+        operationId: 'getPeptideVendors',
+        summary: 'Vendors of a peptide, ranked',
+        description: 'Verified, scored vendors listing the peptide, rank 1..n by score descending (ties: name, then slug).',
+        tags: ['peptides'],
+        params: T.Object({ slug: T.String({ maxLength: 200, description: 'Peptide slug.' }) }),
+        response: { 200: PeptideRankingA, ...commonErrors({ 404: 'No peptide with that slug (`not_found`).' }) },
+      },
+    },
+    async (request, reply) => {
+      const { slug } = request.params;
+      const state = s.freshness.state;
+      const key = `a:ranking:${slug}`;
+      let body = cache.get(key, state.dataVersion, 0);
+      if (!body) {
+        const snap = await s.catalog.get(state);
+        const ranking = snap.peptideRankings.get(slug);
+        if (!ranking) throw notFound('Peptide', slug);
+        body = cache.set(key, snap.version, toCachedBody(presentPeptideRanking(slug, ranking)));
+      }
+      return sendJson(request, reply, body);
+    },
+  );
+}
