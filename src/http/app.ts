@@ -51,8 +51,10 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
     },
   });
 
-  app.addHook('onSend', async (request, reply) => {
+  // Set up front (not in onSend) so every response, errors included, carries it at no extra hook cost.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   app.decorate('refundRate', (request, reply) => refundRate(services, request, reply));
   registerErrorHandling(app);

@@ -65,7 +65,7 @@ describe.each(DIALECTS)('security (%s)', (dialect) => {
     expect(err.message.length).toBeLessThan(300);
   });
 
-  it.each([`${B}/nope`, '/api/v2/vendors', `${B}/vendors/apex/extra`, `${B}`, '/v1/vendors'])(
+  it.each([`${B}/nope`, '/api/v2/vendors', `${B}/vendors/apex/extra`, `${B}`, '/v2/vendors'])(
     'unknown route %s → 404 not_found (even without a key)',
     async (url) => {
       const err = expectError(await send('GET', url), 404, 'not_found');
