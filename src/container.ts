@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { MemoryRateLimiter, RedisRateLimiter } from './adapters/ratelimit/index.ts';
-import { miniSearchIndex } from './adapters/search/minisearch-index.ts';
+import { catalogTermIndex } from './adapters/search/catalog-term-index.ts';
 import type { Config } from './config/config.ts';
 import { Freshness } from './core/catalog/freshness.ts';
 import { CatalogReadModel } from './core/catalog/read-model.ts';
@@ -48,7 +48,7 @@ export async function createContainer(
       auth: new KeyAuthenticator(store.keys),
       catalog: new CatalogReadModel(store.catalog),
       limiter,
-      search: new CatalogSearch(miniSearchIndex),
+      search: new CatalogSearch(catalogTermIndex),
       async close() {
         await limiter.close();
         await store.close();

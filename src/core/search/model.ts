@@ -13,10 +13,10 @@ export interface PeptideHit {
 
 /** A full-text index over one catalog snapshot (adapters/search implements it). */
 export interface CatalogIndex {
-  /** Every hit, most relevant first. */
-  searchVendors(query: string): VendorHit[];
-  /** Every hit, most relevant first. */
-  searchPeptides(query: string): PeptideHit[];
+  /** The `limit` most relevant hits, most relevant first, plus any tied with the last. */
+  searchVendors(query: string, limit: number): VendorHit[];
+  /** The `limit` most relevant hits, most relevant first, plus any tied with the last. */
+  searchPeptides(query: string, limit: number): PeptideHit[];
 }
 
 export type CatalogIndexFactory = (

@@ -40,7 +40,7 @@ export class CatalogSearch {
     const count = (slug: string) => snap.peptideRankings.get(slug)?.length ?? 0;
     return {
       vendors: topWithTies(
-        index.searchVendors(query),
+        index.searchVendors(query, limit),
         limit,
         (a, b) =>
           b.vendor.score - a.vendor.score ||
@@ -48,7 +48,7 @@ export class CatalogSearch {
           cmp(a.vendor.slug, b.vendor.slug),
       ),
       peptides: topWithTies(
-        index.searchPeptides(query),
+        index.searchPeptides(query, limit),
         limit,
         (a, b) => count(b.peptide.slug) - count(a.peptide.slug) || cmp(a.peptide.name, b.peptide.name),
       ),

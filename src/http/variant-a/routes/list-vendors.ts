@@ -11,7 +11,12 @@ import { VendorListA } from '../schemas.ts';
 const Query = T.Object({
   page: T.Optional(T.Integer({ minimum: 1, default: 1, description: 'Page number, 1-based (default 1).' })),
   per_page: T.Optional(
-    T.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Page size, 1..200 (default 50).' }),
+    T.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+      description: 'Page size, 1..200 (default 50).',
+    }),
   ),
 });
 

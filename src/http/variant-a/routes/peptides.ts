@@ -20,7 +20,9 @@ export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: Respo
           'vendor ranking (`/peptides/{slug}/vendors`). An unknown category gives an empty list.',
         tags: ['peptides'],
         querystring: T.Object({
-          category: T.Optional(T.String({ minLength: 1, maxLength: 64, description: 'Category slug, e.g. healing.' })),
+          category: T.Optional(
+            T.String({ minLength: 1, maxLength: 64, description: 'Category slug, e.g. healing.' }),
+          ),
         }),
         response: { 200: PeptideListA, ...commonErrors() },
       },
@@ -47,10 +49,14 @@ export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: Respo
       schema: {
         operationId: 'getPeptideVendors',
         summary: 'Vendors of a peptide, ranked',
-        description: 'Verified, scored vendors listing the peptide, rank 1..n by score descending (ties: name, then slug).',
+        description:
+          'Verified, scored vendors listing the peptide, rank 1..n by score descending (ties: name, then slug).',
         tags: ['peptides'],
         params: T.Object({ slug: T.String({ maxLength: 200, description: 'Peptide slug.' }) }),
-        response: { 200: PeptideRankingA, ...commonErrors({ 404: 'No peptide with that slug (`not_found`).' }) },
+        response: {
+          200: PeptideRankingA,
+          ...commonErrors({ 404: 'No peptide with that slug (`not_found`).' }),
+        },
       },
     },
     async (request, reply) => {

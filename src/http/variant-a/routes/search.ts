@@ -14,7 +14,12 @@ import { commonErrors } from '../../shared-schemas.ts';
 import { presentSearch } from '../present.ts';
 import { SearchResultA } from '../schemas.ts';
 
-export function searchRoute(app: FastifyInstance, s: AppServices, cache: ResponseCache, search: CatalogSearch): void {
+export function searchRoute(
+  app: FastifyInstance,
+  s: AppServices,
+  cache: ResponseCache,
+  search: CatalogSearch,
+): void {
   app.get<{ Querystring: { q: string; limit: number } }>(
     '/search',
     {
@@ -27,7 +32,11 @@ export function searchRoute(app: FastifyInstance, s: AppServices, cache: Respons
           '`bpc-157` all find BPC-157); prefixes match; one typo is tolerated in words of five letters or more.',
         tags: ['search'],
         querystring: T.Object({
-          q: T.String({ minLength: 1, maxLength: MAX_QUERY_LENGTH, description: 'The query, 1..200 characters.' }),
+          q: T.String({
+            minLength: 1,
+            maxLength: MAX_QUERY_LENGTH,
+            description: 'The query, 1..200 characters.',
+          }),
           limit: T.Optional(
             T.Integer({
               minimum: 1,
