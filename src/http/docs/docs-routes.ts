@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 
 const require = createRequire(import.meta.url);
-const UI_DIR: string = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+// Resolve the folder only: requiring the package itself would load the 1.5 MB UI bundle into the server.
+const UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
 const ASSETS = new Set([
   'swagger-ui.css',
   'swagger-ui-bundle.js',

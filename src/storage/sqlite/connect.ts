@@ -19,9 +19,33 @@ export function connectSqlite(path: string): SqliteHandle {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  raw.pragma('cache_size = -65536');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  // 32 MiB of page cache: the batch index's hot pages, within the service's memory budget.
+  raw.pragma('cache_size = -32768');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   return { db, raw };
+}
+
+/**
+ * Kysely prepares every statement it runs; preparing costs more than running an indexed lookup.
+ * Statements are reusable in better-sqlite3, so keep the most recent few hundred by SQL text.
+ */
+function withStatementCache(raw: BetterSqlite3.Database, max = 500): BetterSqlite3.Database {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (sql: string): BetterSqlite3.Statement => {
+    let stmt = cache.get(sql);
+    if (stmt) return stmt;
+    stmt = raw.prepare(sql);
+    if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+    cache.set(sql, stmt);
+    return stmt;
+  };
+  return new Proxy(raw, {
+    get(target, prop, receiver) {
+      if (prop === 'prepare') return prepare;
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /**

@@ -183,15 +183,17 @@ export const PEPTIDE_RANKINGS: Record<string, { slug: string; score: number; ran
 };
 
 /** The peptide library as /v1/peptides must show it (by name). */
-export const LIBRARY = [
-  ['bpc-157', 'BPC-157', 'healing', 5, '1419.5 g/mol'],
-  ['pt-141', 'Bremelanotide', 'sexual-health', 1, '1025.2 g/mol'],
-  ['ghk-cu', 'GHK-Cu', 'cosmetic', 0, '403.9 g/mol'],
-  ['ipamorelin', 'Ipamorelin', 'growth-hormone', 0, '711.9 g/mol'],
-  ['semaglutide', 'Semaglutide', 'metabolic', 0, '4113.6 g/mol'],
-  ['tb-500', 'TB-500', 'healing', 3, '4963.4 g/mol'],
-  ['tirzepatide', 'Tirzepatide', 'metabolic', 3, '4813.5 g/mol'],
-].map(([slug, name, category, vendorCount, mw]) => ({
+export const LIBRARY = (
+  [
+    ['bpc-157', 'BPC-157', 'healing', 5, '1419.5 g/mol'],
+    ['pt-141', 'Bremelanotide', 'sexual-health', 1, '1025.2 g/mol'],
+    ['ghk-cu', 'GHK-Cu', 'cosmetic', 0, '403.9 g/mol'],
+    ['ipamorelin', 'Ipamorelin', 'growth-hormone', 0, '711.9 g/mol'],
+    ['semaglutide', 'Semaglutide', 'metabolic', 0, '4113.6 g/mol'],
+    ['tb-500', 'TB-500', 'healing', 3, '4963.4 g/mol'],
+    ['tirzepatide', 'Tirzepatide', 'metabolic', 3, '4813.5 g/mol'],
+  ] as [string, string, string, number, string][]
+).map(([slug, name, category, vendorCount, mw]) => ({
   slug,
   name,
   category,
@@ -227,10 +229,18 @@ const batch = (
  *   halfway only a pending and a rejected batch → null; everyone else: no batches → null
  */
 export const BATCH_RECORDS = [
-  batch('apex', 'A-NEW', 'bpc-157', 'approved', { purity: 99.1, testedAgoMs: DAY_MS, submittedAgoMs: 20 * HOUR_MS }),
+  batch('apex', 'A-NEW', 'bpc-157', 'approved', {
+    purity: 99.1,
+    testedAgoMs: DAY_MS,
+    submittedAgoMs: 20 * HOUR_MS,
+  }),
   batch('apex', 'A-PEND', 'semaglutide', 'pending', { purity: 90, submittedAgoMs: 2 * DAY_MS }),
   // Tested 3 days ago, submitted 1 hour ago: ordered by its test date, not its submission.
-  batch('apex', 'A-TB', 'tb-500', 'approved', { purity: 99.3, testedAgoMs: 3 * DAY_MS, submittedAgoMs: HOUR_MS }),
+  batch('apex', 'A-TB', 'tb-500', 'approved', {
+    purity: 99.3,
+    testedAgoMs: 3 * DAY_MS,
+    submittedAgoMs: HOUR_MS,
+  }),
   batch('apex', 'A-150', 'bpc-157', 'approved', { purity: 98.7, testedAgoMs: 150 * DAY_MS }),
   batch('apex', 'A-151', 'bpc-157', 'approved', { purity: 99.3, testedAgoMs: 151 * DAY_MS }),
   // The newest record of apex, but rejected: not evidence.
@@ -242,7 +252,11 @@ export const BATCH_RECORDS = [
     }),
   ),
   batch('halfway', 'H-PEND', 'bpc-157', 'pending', { submittedAgoMs: DAY_MS, lab: false }),
-  batch('halfway', 'H-REJ', 'bpc-157', 'rejected', { purity: 99, testedAgoMs: 3 * DAY_MS, submittedAgoMs: 3 * DAY_MS }),
+  batch('halfway', 'H-REJ', 'bpc-157', 'rejected', {
+    purity: 99,
+    testedAgoMs: 3 * DAY_MS,
+    submittedAgoMs: 3 * DAY_MS,
+  }),
   batch('nova', 'NV-PEND', 'bpc-157', 'pending', { purity: 10, submittedAgoMs: 4 * DAY_MS }),
   batch('nova', 'NV-1', 'pt-141', 'approved', { purity: 97.2, testedAgoMs: 6 * DAY_MS }),
   batch('borealis', 'B-1', 'bpc-157', 'approved', { purity: 99, testedAgoMs: DAY_MS }),

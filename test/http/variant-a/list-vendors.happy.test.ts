@@ -39,7 +39,13 @@ describe.each(DIALECTS)('GET /v1/vendors, happy paths (%s)', (dialect) => {
   it('items carry exactly slug, name, score, purity, verified, tier, location, pillars', async () => {
     for (const v of expectList(await f.get(`${A}/vendors`), true).data) {
       expect(Object.keys(v).sort()).toEqual(ITEM_KEYS);
-      expect(Object.keys(v.pillars).sort()).toEqual(['coa', 'experience', 'purity', 'sentiment', 'transparency']);
+      expect(Object.keys(v.pillars).sort()).toEqual([
+        'coa',
+        'experience',
+        'purity',
+        'sentiment',
+        'transparency',
+      ]);
     }
   });
 
@@ -59,7 +65,10 @@ describe.each(DIALECTS)('GET /v1/vendors, happy paths (%s)', (dialect) => {
   });
 
   it('purity: mean of approved tested batches, one decimal, ".0" dropped, null without evidence', async () => {
-    const data = expectList(await f.get(`${A}/vendors`), true).data as { slug: string; purity: string | null }[];
+    const data = expectList(await f.get(`${A}/vendors`), true).data as {
+      slug: string;
+      purity: string | null;
+    }[];
     const purity = Object.fromEntries(data.map((v) => [v.slug, v.purity]));
     expect(purity.apex).toBe('99.1%'); // (99.1 + 99.3 + 98.7 + 99.3) / 4; pending 90 and rejected 50 ignored
     expect(purity.novara).toBe('99%'); // (6 × 98.5 + 6 × 99.5) / 12 = 99.0 → "99%"
@@ -142,7 +151,9 @@ describe.each(DIALECTS)('GET /v1/vendors, happy paths (%s)', (dialect) => {
     expect(r.ok).toBe(true);
     const body = expectList(await f.get(`${A}/vendors`), true);
     expect(body.total).toBe(10);
-    expect(body.data.map((v: { slug: string; score: number; tier: string }) => `${v.slug}:${v.score}:${v.tier}`)).toEqual([
+    expect(
+      body.data.map((v: { slug: string; score: number; tier: string }) => `${v.slug}:${v.score}:${v.tier}`),
+    ).toEqual([
       'novara:90:platinum',
       'halfway:89:gold',
       'alpha2:80:gold',

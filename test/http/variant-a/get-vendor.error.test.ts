@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../support/databases.ts';
+import { A, expectError, expectOk, type Fixture, setupFixture } from './fixtures.ts';
+
+describe.each(DIALECTS)('GET /v1/vendors/{slug}, errors (%s)', (dialect) => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await setupFixture(dialect);
+  });
+  afterAll(async () => f?.ctx.close());
+
+  it.each([
+    'nope',
+    'APEX', // slugs are lower-case: not apex
+    'apex-',
+    'ap%20ex',
+    'apex%00',
+    '%C3%A4pex',
+    'x'.repeat(64),
+  ])('unknown slug %s → 404 not_found', async (slug) => {
+    const err = expectError(await f.get(`${A}/vendors/${slug}`), 404, 'not_found');
+    expect(err.message.length).toBeGreaterThan(0);
+  });
+
+  it('the 404 names the vendor that does not exist', async () => {
+    expect(expectError(await f.get(`${A}/vendors/nope`), 404, 'not_found').message).toContain("'nope'");
+  });
+
+  it('a 404 is not cached: the vendor appears once imported', async () => {
+    expectError(await f.get(`${A}/vendors/newcomer`), 404, 'not_found');
+    const r = await f.ctx.load([{ type: 'vendor', slug: 'newcomer', name: 'Newcomer', location: 'Italy' }]);
+    expect(r.ok).toBe(true);
+    expect(expectOk(await f.get(`${A}/vendors/newcomer`))).toMatchObject({
+      slug: 'newcomer',
+      score: null,
+      tier: null,
+      verified: false,
+    });
+  });
+});
