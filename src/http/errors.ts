@@ -77,8 +77,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     },
   );
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    return sendError(request, reply, 'not_found', `No route ${request.method} ${path.slice(0, 200)}.`);
-  });
+  app.setNotFoundHandler(notFoundHandler);
+}
+
+/** 404 for a route that does not exist; variants register it inside their prefix too. */
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?')[0] ?? '';
+  return sendError(request, reply, 'not_found', `No route ${request.method} ${path.slice(0, 200)}.`);
 }

@@ -4,6 +4,7 @@ import { planAllows, planRequiredMessage } from '../core/keys/plans.ts';
 import type { RateLimitDecision, RateLimitPolicy, RateLimitScope } from '../core/ratelimit/model.ts';
 import { sendError } from './error-body.ts';
 import { INVALID_KEY_MESSAGE } from './error-status.ts';
+import { notFoundHandler } from './errors.ts';
 import type { AppServices } from './services.ts';
 
 export interface GuardOptions {
@@ -27,6 +28,8 @@ const setRateHeaders = (reply: FastifyReply, policy: RateLimitPolicy, d: RateLim
  */
 export function registerGuard(app: FastifyInstance, services: AppServices, opts: GuardOptions): void {
   const { freshness, auth, limiter } = services;
+  // A 404 handler of the variant's own, so unknown routes under its prefix pass this guard too.
+  app.setNotFoundHandler(notFoundHandler);
   app.decorateRequest('principal', null);
   app.decorateRequest('rate', null);
 
@@ -34,6 +37,15 @@ export function registerGuard(app: FastifyInstance, services: AppServices, opts:
     const pending = freshness.check();
     if (pending) await pending;
     const result = await auth.authenticate(request.headers.authorization);
+    if (request.is404) {
+      // An unknown route is 404 whatever the key (no 401 that would confirm the path is guarded),
+      // but a valid key still learns its quota; nothing is counted.
+      if (result.ok) {
+        const policy = opts.policyFor(result.principal);
+        setRateHeaders(reply, policy, await limiter.peek(result.principal.keyId, opts.scope, policy));
+      }
+      return undefined;
+    }
     if (!result.ok) return sendError(request, reply, 'invalid_api_key', INVALID_KEY_MESSAGE);
     const principal = result.principal;
     request.principal = principal;

@@ -8,3 +8,17 @@ export interface Peptide {
   molecularWeight: string;
   aliases: string[];
 }
+
+/**
+ * The one order of peptide lists: name ignoring case, then slug. Sorted here rather than in SQL,
+ * whose order would depend on the database's collation.
+ */
+export function comparePeptides(
+  a: { name: string; slug: string },
+  b: { name: string; slug: string },
+): number {
+  const an = a.name.toLowerCase();
+  const bn = b.name.toLowerCase();
+  if (an !== bn) return an < bn ? -1 : 1;
+  return a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0;
+}

@@ -1,5 +1,6 @@
-import type { CatalogSnapshot } from '../catalog/read-model.ts';
+import { type CatalogSnapshot, compareRanking } from '../catalog/read-model.ts';
 import { invalidParameter } from '../errors.ts';
+import { comparePeptides } from '../peptides/model.ts';
 import type { CatalogIndex, CatalogIndexFactory, PeptideHit, VendorHit } from './model.ts';
 
 export const MAX_QUERY_LENGTH = 200;
@@ -34,23 +35,23 @@ export class CatalogSearch {
   search(snap: CatalogSnapshot, q: string, limit: number): SearchResult {
     const query = q.trim();
     if (query === '') throw invalidParameter('q', 'must not be empty.');
-    if (query.length > MAX_QUERY_LENGTH)
-      throw invalidParameter('q', `must be at most ${MAX_QUERY_LENGTH} characters.`);
+    // Counted in characters (code points), as the route schema counts them, not UTF-16 units.
+    if ([...query].length > MAX_QUERY_LENGTH) {
+      throw invalidParameter('q', `must be at most ${MAX_QUERY_LENGTH} characters long.`);
+    }
     const index = this.indexFor(snap);
     const count = (slug: string) => snap.peptideRankings.get(slug)?.length ?? 0;
     return {
       vendors: topWithTies(
         index.searchVendors(query, limit),
         limit,
-        (a, b) =>
-          b.vendor.score - a.vendor.score ||
-          cmp(a.vendor.name, b.vendor.name) ||
-          cmp(a.vendor.slug, b.vendor.slug),
+        // The ranking's own order: score, then name ignoring case, then slug.
+        (a, b) => compareRanking(a.vendor, b.vendor),
       ),
       peptides: topWithTies(
         index.searchPeptides(query, limit),
         limit,
-        (a, b) => count(b.peptide.slug) - count(a.peptide.slug) || cmp(a.peptide.name, b.peptide.name),
+        (a, b) => count(b.peptide.slug) - count(a.peptide.slug) || comparePeptides(a.peptide, b.peptide),
       ),
     };
   }
@@ -74,5 +75,3 @@ export function topWithTies<H extends { relevance: number }>(
     .sort((a, b) => b.relevance - a.relevance || tiebreak(a, b))
     .slice(0, limit);
 }
-
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

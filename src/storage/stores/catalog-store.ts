@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { BatchStatus } from '../../core/batches/model.ts';
-import type { Peptide } from '../../core/peptides/model.ts';
+import { comparePeptides, type Peptide } from '../../core/peptides/model.ts';
 import type { CatalogStore, VendorEvidence } from '../../core/ports.ts';
 import type { PriceSource, StoredPrice } from '../../core/prices/model.ts';
 import type { ListingPlan, Vendor, VendorDetail } from '../../core/vendors/model.ts';
@@ -121,7 +121,7 @@ export class KyselyCatalogStore implements CatalogStore {
       if (list) list.push(a.alias);
       else byPeptide.set(a.peptide_id, [a.alias]);
     }
-    return rows.map((r) => toPeptide(r, byPeptide.get(r.id) ?? []));
+    return rows.map((r) => toPeptide(r, byPeptide.get(r.id) ?? [])).sort(comparePeptides);
   }
 
   async listPrices(peptideId: number): Promise<StoredPrice[]> {
@@ -168,10 +168,9 @@ export class KyselyCatalogStore implements CatalogStore {
       this.db
         .selectFrom('prices as pr')
         .innerJoin('peptides as p', 'p.id', 'pr.peptide_id')
-        .select('p.name')
+        .select(['p.name', 'p.slug'])
         .distinct()
         .where('pr.vendor_id', '=', vendorId)
-        .orderBy('p.name')
         .execute(),
       this.db
         .selectFrom('batches as b')
@@ -203,7 +202,7 @@ export class KyselyCatalogStore implements CatalogStore {
     ]);
     return {
       coaCount: Number(count.n),
-      peptideNames: names.map((n) => n.name),
+      peptideNames: names.sort(comparePeptides).map((n) => n.name),
       recent: rows.map(({ at: _at, ...r }) => ({
         ...r,
         status: r.status as BatchStatus,

@@ -10,7 +10,8 @@ import { chunked } from './upsert.ts';
  * minute stricter than exact, never looser, and the table holds 60× fewer rows.
  */
 export const BUCKET_SECONDS = 60;
-const bucketOf = (second: number): number => Math.floor(second / BUCKET_SECONDS) * BUCKET_SECONDS + BUCKET_SECONDS - 1;
+const bucketOf = (second: number): number =>
+  Math.floor(second / BUCKET_SECONDS) * BUCKET_SECONDS + BUCKET_SECONDS - 1;
 
 /** Rate-limit hit counts per (key, scope, minute): the durable half of the in-memory limiter. */
 export class KyselyRateLimitStateStore implements RateLimitStateStore {
