@@ -7,7 +7,7 @@
  *
  * Exit status: 0 all targets met, 1 a target missed or the run was invalid, 2 wrk is missing.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,6 +18,7 @@ import { type KeyDemand, type KeySet, prepareKeys } from './lib/keys.ts';
 import {
   BenchError,
   canPin,
+  cpuTimeMs,
   installCleanup,
   type Memory,
   processName,
@@ -97,9 +98,19 @@ function parseOptions(argv: string[]): Options {
 
 const log = (line: string) => process.stdout.write(`• ${line}\n`);
 
+/** A wrk result plus what the server process spent on it. */
+interface Measured extends WrkResult {
+  /** CPU time (user + system, all threads) of the server process during the run. */
+  cpuMs: number;
+  /** Server CPU per request, µs: a cross-check of the req/s ratio that preemption disturbs less. */
+  cpuUsPerRequest: number;
+  /** Server CPU time ÷ wall time: below ~0.9 the server was not saturated (preempted or starved of load). */
+  busy: number;
+}
+
 interface Run {
-  service: WrkResult;
-  bare: WrkResult;
+  service: Measured;
+  bare: Measured;
   /** service req/s ÷ bare req/s of this round. */
   ratio: number;
 }
@@ -114,6 +125,10 @@ interface ScenarioResult {
     serviceRps: number;
     bareRps: number;
     ratio: number;
+    /** bare CPU µs/request ÷ service CPU µs/request. */
+    cpuRatio: number;
+    serviceCpuUsPerRequest: number;
+    bareCpuUsPerRequest: number;
     serviceP50Ms: number;
     serviceP99Ms: number;
     bareP50Ms: number;
@@ -203,6 +218,7 @@ async function main(): Promise<number> {
   // (1) The scale dataset.
   const dbPath = join(OUT, 'scale.db');
   const databaseUrl = `sqlite:${dbPath}`;
+  const runDbPath = join(OUT, 'run.db');
   const ds = await ensureScaleDb({ cwd: ROOT, dbPath, size: SCALE, fresh: opts.fresh, log });
   log(`scale dataset ${ds} (${SCALE.vendors} vendors, ${SCALE.batches} batches): ${dbPath}`);
 
@@ -232,11 +248,17 @@ async function main(): Promise<number> {
     keysFileOf.set(scope, file);
   }
 
+  // The service runs on a copy: every run starts from the same state (dataset, keys, no rate-limit
+  // history), so its memory and the key budget do not depend on earlier runs.
+  for (const suffix of ['', '-wal', '-shm']) rmSync(runDbPath + suffix, { force: true });
+  copyFileSync(dbPath, runDbPath);
+  if (existsSync(`${dbPath}-wal`)) copyFileSync(`${dbPath}-wal`, `${runDbPath}-wal`);
+
   // (3) The service, pinned to CPU 0.
   const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(OUT, 'profiles')}`] : [];
   const service = await startService({
     cwd: ROOT,
-    databaseUrl,
+    databaseUrl: `sqlite:${runDbPath}`,
     cpu: serverCpu,
     logFile: join(OUT, 'service.log'),
     nodeArgs,
@@ -317,10 +339,18 @@ async function main(): Promise<number> {
         auth: s.auth,
         cpu: clientCpu,
       };
-      const load = async (target: 'service' | 'bare', seconds: number, label: string): Promise<WrkResult> => {
+      const load = async (target: 'service' | 'bare', seconds: number, label: string): Promise<Measured> => {
         const server = target === 'service' ? service : bare!;
         if (target === 'service') set.assertRoom(seconds * PLANNING_RPS + opts.connections, label);
-        const r = await runWrk({ ...common, url: `http://127.0.0.1:${server.port}${paths[0]}`, seconds });
+        const cpu0 = cpuTimeMs(server.pid);
+        const w = await runWrk({ ...common, url: `http://127.0.0.1:${server.port}${paths[0]}`, seconds });
+        const cpuMs = cpuTimeMs(server.pid) - cpu0;
+        const r: Measured = {
+          ...w,
+          cpuMs,
+          cpuUsPerRequest: (cpuMs * 1000) / Math.max(1, w.requests),
+          busy: cpuMs / (w.durationUs / 1000),
+        };
         if (target === 'service') {
           // Requests still in flight when wrk stops may have been counted too.
           set.spend(r.requests + opts.connections);
@@ -328,6 +358,9 @@ async function main(): Promise<number> {
             log(`warning: ${Math.round(r.rps)} req/s is above PLANNING_RPS; raise it`);
         }
         checkRun(`${label} (${target})`, r, server);
+        if (r.busy < 0.85 && !label.includes('warm-up')) {
+          log(`note: ${label} (${target}): server busy ${(r.busy * 100).toFixed(0)}% of the run — disturbed`);
+        }
         await sleep(PAUSE_MS);
         return r;
       };
@@ -339,20 +372,25 @@ async function main(): Promise<number> {
       const rounds: Run[] = [];
       for (let r = 0; r < opts.rounds; r++) {
         const order: ('service' | 'bare')[] = r % 2 === 0 ? ['service', 'bare'] : ['bare', 'service'];
-        const got: Partial<Record<'service' | 'bare', WrkResult>> = {};
+        const got: Partial<Record<'service' | 'bare', Measured>> = {};
         for (const t of order) got[t] = await load(t, opts.duration, `${s.name} round ${r + 1}`);
         const run = { service: got.service!, bare: got.bare!, ratio: got.service!.rps / got.bare!.rps };
         rounds.push(run);
         log(
           `${s.name} round ${r + 1}/${opts.rounds}: service ${Math.round(run.service.rps)} req/s ` +
             `(p99 ${(run.service.latencyUs.p99 / 1000).toFixed(2)} ms), bare ${Math.round(run.bare.rps)} req/s, ` +
-            `ratio ${run.ratio.toFixed(3)}`,
+            `ratio ${run.ratio.toFixed(3)}; CPU/req ${run.service.cpuUsPerRequest.toFixed(1)} vs ` +
+            `${run.bare.cpuUsPerRequest.toFixed(1)} µs (busy ${(run.service.busy * 100).toFixed(0)}% / ` +
+            `${(run.bare.busy * 100).toFixed(0)}%)`,
         );
       }
       const m = {
         serviceRps: median(rounds.map((x) => x.service.rps)),
         bareRps: median(rounds.map((x) => x.bare.rps)),
         ratio: median(rounds.map((x) => x.ratio)),
+        cpuRatio: median(rounds.map((x) => x.bare.cpuUsPerRequest / x.service.cpuUsPerRequest)),
+        serviceCpuUsPerRequest: median(rounds.map((x) => x.service.cpuUsPerRequest)),
+        bareCpuUsPerRequest: median(rounds.map((x) => x.bare.cpuUsPerRequest)),
         serviceP50Ms: median(rounds.map((x) => x.service.latencyUs.p50)) / 1000,
         serviceP99Ms: median(rounds.map((x) => x.service.latencyUs.p99)) / 1000,
         bareP50Ms: median(rounds.map((x) => x.bare.latencyUs.p50)) / 1000,
@@ -393,6 +431,8 @@ async function main(): Promise<number> {
         'svc p99 ms',
         'bare p50 ms',
         'bare p99 ms',
+        'CPU µs/req svc/bare',
+        'CPU ratio',
         'target',
         'result',
       ],
@@ -405,6 +445,8 @@ async function main(): Promise<number> {
         f2(r.median.serviceP99Ms),
         f2(r.median.bareP50Ms),
         f2(r.median.bareP99Ms),
+        `${r.median.serviceCpuUsPerRequest.toFixed(1)} / ${r.median.bareCpuUsPerRequest.toFixed(1)}`,
+        r.median.cpuRatio.toFixed(3),
         targetText(r.target),
         r.pass ? 'PASS' : 'FAIL',
       ]),
@@ -417,6 +459,8 @@ async function main(): Promise<number> {
         '',
         '',
         `peak ${memAfter.hwmMb.toFixed(0)} MB`,
+        '',
+        '',
         `<${MAX_RSS_MB} MB`,
         memory.pass ? 'PASS' : 'FAIL',
       ],
@@ -424,7 +468,7 @@ async function main(): Promise<number> {
     const mem = (m: Memory) => `${m.rssMb.toFixed(0)} MB (peak ${m.hwmMb.toFixed(0)})`;
     process.stdout.write(
       `\nMedian of ${opts.rounds} rounds × ${opts.duration} s, ${opts.connections} connections, ` +
-        `${pinned ? 'server on CPU 0, wrk on CPU 1' : 'unpinned'}; ratio = median of per-round service/bare.\n\n` +
+        `${pinned ? 'server on CPU 0, wrk on CPU 1' : 'unpinned'}; ratio = median of per-round service/bare req/s;\nCPU ratio = bare ÷ service CPU time per request (less disturbed by other load).\n\n` +
         `${table(rows)}\n\nService RSS: after start-up ${mem(memStarted)}, after capture ${mem(memLoaded)}, ` +
         `after runs ${mem(memAfter)}.\nLoad average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
         `after ${loadavg()

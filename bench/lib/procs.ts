@@ -168,3 +168,15 @@ export function readMemory(pid: number): Memory {
 export function processName(pid: number): string {
   return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
 }
+
+/** CPU time (user + system, all threads) a process has used so far, in ms. */
+export function cpuTimeMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (clock ticks).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS = 100;

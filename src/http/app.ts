@@ -33,6 +33,9 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
       requestIdLogLabel: 'request_id',
     }),
     genReqId: () => randomUUID(),
+    // Fastify would build a child logger for every request just to bind its id; we log rarely
+    // (errors) and put request_id into those lines ourselves.
+    childLoggerFactory: (logger) => logger,
     // Path params are matched raw and decoded by the router; allow long batch numbers.
     routerOptions: { maxParamLength: 600, ignoreTrailingSlash: false },
     ajv: {

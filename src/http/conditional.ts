@@ -40,3 +40,20 @@ export async function sendJson(
   }
   return reply.type('application/json; charset=utf-8').send(cached.body);
 }
+
+/**
+ * Answers from a cached body synchronously (the hot path: no promise), or builds the body first.
+ * A route handler returns what this returns.
+ */
+export function respond(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cached: CachedBody | undefined,
+  build: () => Promise<CachedBody>,
+): undefined | Promise<FastifyReply> {
+  if (cached) {
+    sendJson(request, reply, cached);
+    return undefined;
+  }
+  return build().then((body) => sendJson(request, reply, body));
+}

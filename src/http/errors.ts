@@ -72,7 +72,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
         // Framework-level client errors (malformed JSON, bad headers): say what, not how.
         return sendError(request, reply, 'invalid_parameter', 'The request is malformed.', 400);
       }
-      request.log.error({ err }, 'unhandled error');
+      request.log.error(
+        { err, request_id: request.id, method: request.method, url: request.url },
+        'unhandled error',
+      );
       return sendError(request, reply, 'internal_error', INTERNAL_MESSAGE);
     },
   );

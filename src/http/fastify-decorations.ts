@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 declare module 'fastify' {
   interface FastifyInstance {
     /** See guard.ts refundRate: a 304 is not counted against the rate limit. */
-    refundRate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    refundRate(request: FastifyRequest, reply: FastifyReply): void;
   }
 }
 

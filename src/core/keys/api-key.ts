@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 
 /** Live keys: `prk_live_` followed by 32 base62 characters (DESIGN.md §4). */
 export const KEY_PREFIX = 'prk_live_';
@@ -12,7 +12,7 @@ export const isWellFormedKey = (key: string): boolean =>
   key.length === KEY_PREFIX.length + BODY_LENGTH && KEY_PATTERN.test(key);
 
 /** SHA-256 hex: keys are high-entropy random strings, so a fast unsalted hash is the right tool. */
-export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+export const hashKey = (key: string): string => hash('sha256', key, 'hex');
 
 export const displayPrefix = (key: string): string => key.slice(0, DISPLAY_PREFIX_LENGTH);
 

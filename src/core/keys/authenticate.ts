@@ -6,6 +6,11 @@ export type AuthFailure = 'missing' | 'malformed' | 'unknown' | 'revoked';
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: AuthFailure };
 
 const BEARER = /^Bearer +(\S+) *$/i;
+const MISSING: AuthResult = { ok: false, reason: 'missing' };
+const MALFORMED: AuthResult = { ok: false, reason: 'malformed' };
+const UNKNOWN: AuthResult = { ok: false, reason: 'unknown' };
+const REVOKED: AuthResult = { ok: false, reason: 'revoked' };
+
 /** Unknown hashes remembered, bounded so random keys cannot grow memory without limit. */
 const NEGATIVE_CACHE_MAX = 10_000;
 
@@ -15,7 +20,8 @@ const NEGATIVE_CACHE_MAX = 10_000;
  * changes (invalidate()), which is how a revocation takes effect on the next request.
  */
 export class KeyAuthenticator {
-  private readonly known = new Map<string, Principal | 'revoked'>();
+  /** Results are cached whole, so a hit allocates nothing. */
+  private readonly known = new Map<string, AuthResult | 'revoked'>();
   private readonly unknown = new Set<string>();
 
   constructor(private readonly keys: KeyStore) {}
@@ -26,22 +32,35 @@ export class KeyAuthenticator {
   }
 
   async authenticate(header: string | undefined): Promise<AuthResult> {
-    if (header === undefined || header === '') return { ok: false, reason: 'missing' };
+    return this.authenticateCached(header) ?? this.lookup(hashKey(BEARER.exec(header!)![1]!));
+  }
+
+  /**
+   * The answer when it needs no store lookup (a malformed key, or a hash already seen since the
+   * last key change), else undefined: the hot path stays synchronous for every known key.
+   */
+  authenticateCached(header: string | undefined): AuthResult | undefined {
+    if (header === undefined || header === '') return MISSING;
     const m = BEARER.exec(header);
-    if (!m || !isWellFormedKey(m[1]!)) return { ok: false, reason: 'malformed' };
+    if (!m || !isWellFormedKey(m[1]!)) return MALFORMED;
     const hash = hashKey(m[1]!);
     const cached = this.known.get(hash);
-    if (cached === 'revoked') return { ok: false, reason: 'revoked' };
-    if (cached) return { ok: true, principal: cached };
-    if (this.unknown.has(hash)) return { ok: false, reason: 'unknown' };
+    if (cached === 'revoked') return REVOKED;
+    if (cached) return cached;
+    if (this.unknown.has(hash)) return UNKNOWN;
+    return undefined;
+  }
+
+  private async lookup(hash: string): Promise<AuthResult> {
     const found = await this.keys.findByHash(hash);
     if (!found) {
       if (this.unknown.size >= NEGATIVE_CACHE_MAX) this.unknown.clear();
       this.unknown.add(hash);
-      return { ok: false, reason: 'unknown' };
+      return UNKNOWN;
     }
     const { revoked, ...principal } = found;
-    this.known.set(hash, revoked ? 'revoked' : principal);
-    return revoked ? { ok: false, reason: 'revoked' } : { ok: true, principal };
+    const result: AuthResult = { ok: true, principal };
+    this.known.set(hash, revoked ? 'revoked' : result);
+    return revoked ? REVOKED : result;
   }
 }

@@ -45,6 +45,12 @@ export interface RateLimiter {
   refund(hit: RateLimitHit, policy: RateLimitPolicy): Promise<void>;
   /** Current usage without counting (for dashboards and headers on uncounted responses). */
   peek(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): Promise<RateLimitDecision>;
+  /**
+   * Synchronous forms, offered by limiters that decide in memory: the request hot path then
+   * needs no promise at all. Absent on limiters that must ask a server (Redis).
+   */
+  consumeSync?(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): RateLimitDecision;
+  peekSync?(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): RateLimitDecision;
   /** Persist pending state now (called on a timer and at shutdown). */
   flush(): Promise<void>;
   close(): Promise<void>;

@@ -52,13 +52,19 @@ function withStatementCache(raw: BetterSqlite3.Database, max = 500): BetterSqlit
  * Detects commits by OTHER connections (the CLI, another instance): SQLite changes data_version
  * only for those, so this is exact and costs about a microsecond.
  */
-export function sqliteChangeProbe(raw: BetterSqlite3.Database): () => boolean {
+export function sqliteChangeProbe(raw: BetterSqlite3.Database, minIntervalMs = 1): () => boolean {
   const stmt = raw.prepare('PRAGMA data_version').pluck();
   let seen = stmt.get() as number;
+  // Asked on every request: at most once per millisecond, since each ask takes (and releases) a
+  // read lock, two fcntl calls. Another process's commit is still seen within a millisecond.
+  let nextAt = 0;
   return () => {
-    const now = stmt.get() as number;
-    if (now === seen) return false;
-    seen = now;
+    const now = Date.now();
+    if (now < nextAt) return false;
+    nextAt = now + minIntervalMs;
+    const current = stmt.get() as number;
+    if (current === seen) return false;
+    seen = current;
     return true;
   };
 }

@@ -2,7 +2,7 @@ import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DAY_MS } from '../../../core/clock.ts';
 import { getVendor } from '../../../core/vendors/get-vendor.ts';
-import { sendJson, toCachedBody } from '../../conditional.ts';
+import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
 import { commonErrors } from '../../shared-schemas.ts';
@@ -25,13 +25,12 @@ export function getVendorRoute(app: FastifyInstance, s: AppServices, cache: Resp
         response: { 200: VendorDetailA, ...commonErrors({ 404: 'No vendor with that slug (`not_found`).' }) },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { slug } = request.params;
       const state = s.freshness.state;
       const now = s.clock.now();
       const key = `a:vendor:${slug}`;
-      let body = cache.get(key, state.dataVersion, now);
-      if (!body) {
+      return respond(request, reply, cache.get(key, state.dataVersion, now), async () => {
         const v = await getVendor(s.store.catalog, slug, s.config.scoreHistoryLength);
         const evidence = await s.store.catalog.vendorEvidence(v.id, RECENT_COAS);
         const staleAfter = s.config.batchStaleAfterDays;
@@ -43,9 +42,8 @@ export function getVendorRoute(app: FastifyInstance, s: AppServices, cache: Resp
           const flip = Date.parse(b.testedAt) + (staleAfter + 1) * DAY_MS;
           if (flip > now) validUntil = Math.min(validUntil, flip);
         }
-        body = cache.set(key, state.dataVersion, toCachedBody(json), validUntil);
-      }
-      return sendJson(request, reply, body);
+        return cache.set(key, state.dataVersion, toCachedBody(json), validUntil);
+      });
     },
   );
 }

@@ -1,7 +1,7 @@
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_PAGE_SIZE, listVendors, MAX_PAGE_SIZE } from '../../../core/vendors/list-vendors.ts';
-import { sendJson, toCachedBody } from '../../conditional.ts';
+import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
 import { commonErrors } from '../../shared-schemas.ts';
@@ -35,18 +35,16 @@ export function listVendorsRoute(app: FastifyInstance, s: AppServices, cache: Re
         response: { 200: VendorListA, ...commonErrors() },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { page, per_page: perPage } = request.query;
       const state = s.freshness.state;
       const key = `a:vendors:${page}:${perPage}`;
-      let body = cache.get(key, state.dataVersion, 0);
-      if (!body) {
+      return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const snap = await s.catalog.get(state);
         const offset = Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);
         const p = listVendors(snap, 'verified', perPage, offset);
-        body = cache.set(key, snap.version, toCachedBody(presentVendorList(p.vendors, p.total, page)));
-      }
-      return sendJson(request, reply, body);
+        return cache.set(key, snap.version, toCachedBody(presentVendorList(p.vendors, p.total, page)));
+      });
     },
   );
 }

@@ -1,7 +1,7 @@
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../../core/errors.ts';
-import { sendJson, toCachedBody } from '../../conditional.ts';
+import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
 import { commonErrors } from '../../shared-schemas.ts';
@@ -27,19 +27,17 @@ export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: Respo
         response: { 200: PeptideListA, ...commonErrors() },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const category = request.query.category?.trim().toLowerCase();
       const state = s.freshness.state;
       const key = `a:peptides:${category ?? ''}`;
-      let body = cache.get(key, state.dataVersion, 0);
-      if (!body) {
+      return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const snap = await s.catalog.get(state);
         const items = snap.peptides
           .filter((p) => category === undefined || p.category === category)
           .map((peptide) => ({ peptide, vendorCount: snap.peptideRankings.get(peptide.slug)?.length ?? 0 }));
-        body = cache.set(key, snap.version, toCachedBody(presentPeptideList(items)));
-      }
-      return sendJson(request, reply, body);
+        return cache.set(key, snap.version, toCachedBody(presentPeptideList(items)));
+      });
     },
   );
 
@@ -59,18 +57,16 @@ export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: Respo
         },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { slug } = request.params;
       const state = s.freshness.state;
       const key = `a:ranking:${slug}`;
-      let body = cache.get(key, state.dataVersion, 0);
-      if (!body) {
+      return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const snap = await s.catalog.get(state);
         const ranking = snap.peptideRankings.get(slug);
         if (!ranking) throw notFound('Peptide', slug);
-        body = cache.set(key, snap.version, toCachedBody(presentPeptideRanking(slug, ranking)));
-      }
-      return sendJson(request, reply, body);
+        return cache.set(key, snap.version, toCachedBody(presentPeptideRanking(slug, ranking)));
+      });
     },
   );
 }

@@ -7,7 +7,7 @@ import {
   MAX_QUERY_LENGTH,
   MAX_SEARCH_LIMIT,
 } from '../../../core/search/search-catalog.ts';
-import { sendJson, toCachedBody } from '../../conditional.ts';
+import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
 import { commonErrors } from '../../shared-schemas.ts';
@@ -49,19 +49,22 @@ export function searchRoute(
         response: { 200: SearchResultA, ...commonErrors() },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { q, limit } = request.query;
       const state = s.freshness.state;
       // Queries that fold to the same words share one cached answer.
       const key = `a:search:${limit}:${queryKey(q)}`;
-      let body = queryKey(q) === '' ? undefined : cache.get(key, state.dataVersion, 0);
-      if (!body) {
-        const snap = await s.catalog.get(state);
-        const result = search.search(snap, q, limit);
-        const count = (slug: string) => snap.peptideRankings.get(slug)?.length ?? 0;
-        body = cache.set(key, snap.version, toCachedBody(presentSearch(result, count)));
-      }
-      return sendJson(request, reply, body);
+      return respond(
+        request,
+        reply,
+        queryKey(q) === '' ? undefined : cache.get(key, state.dataVersion, 0),
+        async () => {
+          const snap = await s.catalog.get(state);
+          const result = search.search(snap, q, limit);
+          const count = (slug: string) => snap.peptideRankings.get(slug)?.length ?? 0;
+          return cache.set(key, snap.version, toCachedBody(presentSearch(result, count)));
+        },
+      );
     },
   );
 }

@@ -1,7 +1,7 @@
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { getPriceTable } from '../../../core/prices/get-price-table.ts';
-import { sendJson, toCachedBody } from '../../conditional.ts';
+import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
 import { commonErrors } from '../../shared-schemas.ts';
@@ -24,13 +24,12 @@ export function getPricesRoute(app: FastifyInstance, s: AppServices, cache: Resp
         response: { 200: PriceTableB, ...commonErrors({ 404: 'No peptide with that slug (`not_found`).' }) },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { slug } = request.params;
       const state = s.freshness.state;
       const now = s.clock.now();
       const key = `b:prices:${slug}`;
-      let body = cache.get(key, state.dataVersion, now);
-      if (!body) {
+      return respond(request, reply, cache.get(key, state.dataVersion, now), async () => {
         const rules = s.config.priceStaleness;
         const table = await getPriceTable(s.store.catalog, slug, now, rules);
         // The body is right until the next row crosses its staleness threshold.
@@ -42,14 +41,13 @@ export function getPricesRoute(app: FastifyInstance, s: AppServices, cache: Resp
             Date.parse(p.updatedAt) + (p.live ? rules.liveStaleMs : rules.baselineStaleMs) + 1,
           );
         }
-        body = cache.set(
+        return cache.set(
           key,
           state.dataVersion,
           toCachedBody(presentPriceTable(table, state.dataUpdatedAt)),
           validUntil,
         );
-      }
-      return sendJson(request, reply, body);
+      });
     },
   );
 }

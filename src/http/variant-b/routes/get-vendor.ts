@@ -1,7 +1,7 @@
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { getVendor } from '../../../core/vendors/get-vendor.ts';
-import { sendJson, toCachedBody } from '../../conditional.ts';
+import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
 import { commonErrors } from '../../shared-schemas.ts';
@@ -21,16 +21,14 @@ export function getVendorRoute(app: FastifyInstance, s: AppServices, cache: Resp
         response: { 200: VendorDetailB, ...commonErrors({ 404: 'No vendor with that slug (`not_found`).' }) },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { slug } = request.params;
       const state = s.freshness.state;
       const key = `b:vendor:${slug}`;
-      let body = cache.get(key, state.dataVersion, 0);
-      if (!body) {
+      return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const v = await getVendor(s.store.catalog, slug, s.config.scoreHistoryLength);
-        body = cache.set(key, state.dataVersion, toCachedBody(presentVendorDetail(v, state.dataUpdatedAt)));
-      }
-      return sendJson(request, reply, body);
+        return cache.set(key, state.dataVersion, toCachedBody(presentVendorDetail(v, state.dataUpdatedAt)));
+      });
     },
   );
 }

@@ -1,7 +1,7 @@
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { clampLimit, DEFAULT_PAGE_SIZE, listVendors } from '../../../core/vendors/list-vendors.ts';
-import { sendJson, toCachedBody } from '../../conditional.ts';
+import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
 import { commonErrors } from '../../shared-schemas.ts';
@@ -33,21 +33,19 @@ export function listVendorsRoute(app: FastifyInstance, s: AppServices, cache: Re
         response: { 200: VendorListB, ...commonErrors() },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const limit = clampLimit(request.query.limit);
       const offset = request.query.offset;
       const state = s.freshness.state;
       const key = `b:vendors:${limit}:${offset}`;
-      let body = cache.get(key, state.dataVersion, 0);
-      if (!body) {
+      return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const snap = await s.catalog.get(state);
-        body = cache.set(
+        return cache.set(
           key,
           snap.version,
           toCachedBody(presentVendorPage(listVendors(snap, 'scored', limit, offset), snap.dataUpdatedAt)),
         );
-      }
-      return sendJson(request, reply, body);
+      });
     },
   );
 }

@@ -2,7 +2,7 @@ import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { lookupBatch } from '../../../core/batches/lookup-batch.ts';
 import { DAY_MS } from '../../../core/clock.ts';
-import { sendJson, toCachedBody } from '../../conditional.ts';
+import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
 import { commonErrors } from '../../shared-schemas.ts';
@@ -33,15 +33,14 @@ export function lookupBatchRoute(app: FastifyInstance, s: AppServices, cache: Re
         response: { 200: BatchLookupB, ...commonErrors() },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { batchId } = request.params;
       const vendor = request.query.vendor;
       const state = s.freshness.state;
       const now = s.clock.now();
       // JSON keeps the two parts apart: a batch number may contain any separator we could pick.
       const key = `b:batch:${JSON.stringify([vendor ?? null, batchId])}`;
-      let body = cache.get(key, state.dataVersion, now);
-      if (!body) {
+      return respond(request, reply, cache.get(key, state.dataVersion, now), async () => {
         const staleAfterDays = s.config.batchStaleAfterDays;
         const answer = await lookupBatch(s.store.batches, batchId, now, { vendor, staleAfterDays });
         // ageDays (and the verified → stale flip) change at whole-day marks after testing.
@@ -49,14 +48,13 @@ export function lookupBatchRoute(app: FastifyInstance, s: AppServices, cache: Re
           answer.state === 'verified' || answer.state === 'stale'
             ? Date.parse(answer.testedAt) + (answer.ageDays + 1) * DAY_MS
             : Number.POSITIVE_INFINITY;
-        body = cache.set(
+        return cache.set(
           key,
           state.dataVersion,
           toCachedBody(presentBatch(answer, state.dataUpdatedAt)),
           validUntil,
         );
-      }
-      return sendJson(request, reply, body);
+      });
     },
   );
 }
