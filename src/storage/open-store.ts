@@ -6,6 +6,7 @@ import { migrateToLatest } from './migrations/index.ts';
 import { connectPostgres, PostgresChangeListener } from './postgres/connect.ts';
 import type { Database } from './schema.ts';
 import { connectSqlite, sqliteChangeProbe } from './sqlite/connect.ts';
+import { type HitRow, sqliteHitWriter } from './sqlite/rate-limit-writer.ts';
 import { KyselyBatchStore } from './stores/batch-store.ts';
 import { KyselyCatalogStore } from './stores/catalog-store.ts';
 import { KyselyImportStore } from './stores/import-store.ts';
@@ -39,11 +40,14 @@ export async function openStore(
   let caps: DialectCapabilities;
   let probe: () => boolean;
   let stop: () => Promise<void>;
+  let writeHits: ((rows: HitRow[]) => boolean) | undefined;
+  let rawSqlite: import('better-sqlite3').Database | undefined;
   if (target.kind === 'sqlite') {
     const h = connectSqlite(target.path);
     db = h.db;
     caps = SQLITE;
     probe = sqliteChangeProbe(h.raw);
+    rawSqlite = h.raw;
     stop = async () => {
       await db.destroy();
     };
@@ -61,6 +65,7 @@ export async function openStore(
     await listener.start();
   }
   if (target.kind === 'sqlite' && opts.migrate !== false) await migrateToLatest(db, caps);
+  if (target.kind === 'sqlite' && rawSqlite) writeHits = sqliteHitWriter(rawSqlite);
   const signal = new ChangeSignal();
   const suspected = () => {
     const own = signal.take();
@@ -77,7 +82,7 @@ export async function openStore(
     catalog: new KyselyCatalogStore(db),
     batches: new KyselyBatchStore(db),
     imports: new KyselyImportStore(db, caps, signal),
-    rateLimits: new KyselyRateLimitStateStore(db, caps),
+    rateLimits: new KyselyRateLimitStateStore(db, caps, writeHits),
     migrate: async () => (await migrateToLatest(db, caps)).applied,
     close: stop,
   };

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { RateLimitHitCount, RateLimitScope, RateLimitStateStore } from '../../core/ratelimit/model.ts';
 import type { DialectCapabilities } from '../dialect.ts';
 import type { Database } from '../schema.ts';
+import type { HitRow } from '../sqlite/rate-limit-writer.ts';
 import { chunked } from './upsert.ts';
 
 /**
@@ -18,6 +19,8 @@ export class KyselyRateLimitStateStore implements RateLimitStateStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly caps: DialectCapabilities,
+    /** A dialect's faster bulk writer, when it has one (SQLite: a prepared statement). */
+    private readonly writeRows?: (rows: HitRow[]) => boolean,
   ) {}
 
   async addHits(counts: RateLimitHitCount[]): Promise<void> {
