@@ -24,6 +24,7 @@ import {
   processName,
   readMemory,
   type Spawned,
+  serviceMode,
   startBare,
   startService,
   stopChild,
@@ -255,6 +256,13 @@ async function main(): Promise<number> {
   if (existsSync(`${dbPath}-wal`)) copyFileSync(`${dbPath}-wal`, `${runDbPath}-wal`);
 
   // (3) The service, pinned to CPU 0.
+  const mode = serviceMode(ROOT);
+  log(
+    mode === 'build'
+      ? 'the service runs the compiled build (dist/)'
+      : 'note: the service runs from source through tsx (dist/ is older than src/ or missing); production ' +
+          'runs the build — `npm run build` first for representative memory',
+  );
   const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(OUT, 'profiles')}`] : [];
   const service = await startService({
     cwd: ROOT,
@@ -469,7 +477,7 @@ async function main(): Promise<number> {
     process.stdout.write(
       `\nMedian of ${opts.rounds} rounds × ${opts.duration} s, ${opts.connections} connections, ` +
         `${pinned ? 'server on CPU 0, wrk on CPU 1' : 'unpinned'}; ratio = median of per-round service/bare req/s;\nCPU ratio = bare ÷ service CPU time per request (less disturbed by other load).\n\n` +
-        `${table(rows)}\n\nService RSS: after start-up ${mem(memStarted)}, after capture ${mem(memLoaded)}, ` +
+        `${table(rows)}\n\nService (${mode === 'build' ? 'compiled build' : 'source via tsx'}) RSS: after start-up ${mem(memStarted)}, after capture ${mem(memLoaded)}, ` +
         `after runs ${mem(memAfter)}.\nLoad average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
         `after ${loadavg()
           .map((x) => x.toFixed(2))
@@ -486,7 +494,7 @@ async function main(): Promise<number> {
         loadBefore,
         loadAfter: loadavg(),
       },
-      options: { ...opts, pinned, planningRps: PLANNING_RPS, scale: SCALE },
+      options: { ...opts, pinned, planningRps: PLANNING_RPS, scale: SCALE, serviceMode: mode },
       keys: Object.fromEntries(
         [...keySets].map(([scope, set]: [string, KeySet]) => [scope, set.keys.length]),
       ),

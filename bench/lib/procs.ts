@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A failure that makes the results meaningless: run.ts prints the message and exits 1. */
@@ -180,3 +181,26 @@ export function cpuTimeMs(pid: number): number {
 
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS = 100;
+
+/**
+ * What `bin/purerank.js` will run: the compiled build when dist/.built is at least as new as every
+ * file under src/ (and PURERANK_FROM_SOURCE is not 1), otherwise the TypeScript source through tsx,
+ * which costs a loader thread and ~45 MB more resident memory. Mirrors the check in bin/purerank.js.
+ */
+export function serviceMode(root: string): 'build' | 'source' {
+  if (process.env.PURERANK_FROM_SOURCE === '1') return 'source';
+  const newest = (dir: string): number => {
+    let t = 0;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+    }
+    return t;
+  };
+  try {
+    const builtAt = Number(readFileSync(join(root, 'dist', '.built'), 'utf8'));
+    return builtAt >= newest(join(root, 'src')) ? 'build' : 'source';
+  } catch {
+    return 'source';
+  }
+}
