@@ -109,6 +109,28 @@ describe.each(DIALECTS)('storage contract: rate-limit hits (%s)', (dialect) => {
     expect(loaded.every((r) => r.count === 2)).toBe(true);
   });
 
+  it('keeps hits flushed while another transaction is open, even when that one rolls back', async () => {
+    let flushed: Promise<void> | undefined;
+    await expect(
+      store.kysely.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('data_state')
+          .set({ data_updated_at: 'rolled back' })
+          .where('id', '=', 1)
+          .execute();
+        flushed = store.rateLimits.addHits([{ keyId: 'during-trx', scope: 'a', second: S, count: 4 }]);
+        // Give the flush a chance to (wrongly) write inside this transaction before it fails.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await flushed;
+    expect((await store.rateLimits.loadHits(S)).filter((r) => r.keyId === 'during-trx')).toEqual([
+      { keyId: 'during-trx', scope: 'a', second: B0, count: 4 },
+    ]);
+    expect((await store.state.read()).dataUpdatedAt).not.toBe('rolled back');
+  });
+
   it('does not touch the data or keys versions', async () => {
     const state = await store.state.read();
     await store.rateLimits.addHits([{ keyId: 'v', scope: 'a', second: S, count: 1 }]);
