@@ -20,6 +20,8 @@ export interface Config {
   logLevel: string;
   /** One log line per request. Env LOG_REQUESTS. (Default: false: it costs ~30% throughput) */
   logRequests: boolean;
+  /** Answer cached reads ahead of the framework (decision 0011). Env PURERANK_FAST_PATH. (Default: true) */
+  fastPath: boolean;
   /**
    * Load the demo dataset (and print a demo key) when `serve` finds an empty database.
    * Env PURERANK_SEED_DEMO. (Default: true on SQLite, false on PostgreSQL)
@@ -48,6 +50,7 @@ export const DEFAULTS: Config = {
   adminToken: null,
   logLevel: 'info',
   logRequests: false,
+  fastPath: true,
   seedDemoWhenEmpty: true,
   limits: {
     hourly: { free: 0, pro: 1_000, enterprise: 10_000, custom: 100_000 },
@@ -98,6 +101,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     adminToken,
     logLevel: env.LOG_LEVEL || DEFAULTS.logLevel,
     logRequests: bool(env, 'LOG_REQUESTS', DEFAULTS.logRequests),
+    fastPath: bool(env, 'PURERANK_FAST_PATH', DEFAULTS.fastPath),
     seedDemoWhenEmpty: bool(env, 'PURERANK_SEED_DEMO', !/^postgres/i.test(env.DATABASE_URL ?? '')),
     batchStaleAfterDays: int(env, 'BATCH_STALE_DAYS', DEFAULTS.batchStaleAfterDays, 1, 3650),
     priceStaleness: {

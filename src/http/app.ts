@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import './fastify-decorations.ts';
 import './request-context.ts';
@@ -7,13 +8,14 @@ import { ADMIN_PREFIX, adminApi } from './admin/index.ts';
 import { docsRoutes } from './docs/docs-routes.ts';
 import { sendError } from './error-body.ts';
 import { registerErrorHandling } from './errors.ts';
+import { createFastPath, fastRoutes } from './fast-path.ts';
 import { refundRate } from './guard.ts';
 import { OpenApiCollector } from './openapi/build-document.ts';
 import { ResponseCache } from './response-cache.ts';
 import type { AppServices } from './services.ts';
 import { ErrorBodySchema } from './shared-schemas.ts';
-import { VARIANT_A_PREFIX, variantA } from './variant-a/index.ts';
-import { VARIANT_B_PREFIX, variantB } from './variant-b/index.ts';
+import { policiesA, VARIANT_A_PREFIX, variantA } from './variant-a/index.ts';
+import { policiesB, VARIANT_B_PREFIX, variantB } from './variant-b/index.ts';
 
 export interface AppOptions {
   /** pino logger options, or false for none (tests). */
@@ -26,7 +28,21 @@ const VERSION = '1.0.0';
 
 /** Builds the whole HTTP surface without listening (tests use inject(); main/serve listens). */
 export async function buildApp(services: AppServices, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const cache = new ResponseCache();
+  // Cached reads by known keys skip the framework (decision 0011); the rest goes to Fastify.
+  const fast = createFastPath(
+    services,
+    cache,
+    fastRoutes(
+      { scope: 'a', policyFor: policiesA(services.config) },
+      { scope: 'b', policyFor: policiesB(services.config) },
+    ),
+  );
   const app = Fastify({
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        if (!(services.config.fastPath && fast.handle(req, res))) handler(req, res);
+      }),
     logger: opts.logger ?? false,
     logController: new LogController({
       disableRequestLogging: !services.config.logRequests,
@@ -63,7 +79,9 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   registerErrorHandling(app);
   app.addSchema(ErrorBodySchema);
 
-  const cache = new ResponseCache();
+  // Before the server closes: from then on Fastify answers (503 while closing).
+  app.addHook('preClose', async () => fast.close());
+  app.decorate('fastPath', fast.stats);
   services.freshness.onChange((next, prev) => {
     if (next.keysVersion !== prev.keysVersion) services.auth.invalidate();
     if (next.dataVersion !== prev.dataVersion) cache.clear();

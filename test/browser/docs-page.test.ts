@@ -17,11 +17,19 @@ describe.skipIf(chromiumMissing)('/docs in a real browser', () => {
     await ctx?.close();
   });
 
-  it('renders the Variant B reference with its operations, offline', async () => {
+  it('offers both variants and renders each with its operations, offline', async () => {
     const page = await browser.newPage();
     const failed: string[] = [];
     page.on('requestfailed', (r) => failed.push(r.url()));
     await page.goto(`${base}/docs`);
+    await page.getByText('PureRank API — Variant A').first().waitFor({ timeout: 15_000 });
+    for (const op of ['/vendors', '/vendors/{slug}', '/peptides', '/peptides/{slug}/vendors', '/search']) {
+      await expect(page.locator('.opblock-summary-path', { hasText: op }).first().isVisible()).resolves.toBe(
+        true,
+      );
+    }
+    // The definition menu switches to Variant B.
+    await page.locator('select').first().selectOption({ label: 'Variant B (/api/v1)' });
     await page.getByText('PureRank API — Variant B').first().waitFor({ timeout: 15_000 });
     for (const op of ['/vendors', '/vendors/{slug}', '/peptides/{slug}/prices', '/batches/{batchId}']) {
       await expect(page.locator('.opblock-summary-path', { hasText: op }).first().isVisible()).resolves.toBe(
@@ -39,6 +47,8 @@ describe.skipIf(chromiumMissing)('/docs in a real browser', () => {
   it('lets a reader expand an operation and see its parameters', async () => {
     const page = await browser.newPage();
     await page.goto(`${base}/docs`);
+    await page.getByText('PureRank API — Variant A').first().waitFor({ timeout: 15_000 });
+    await page.locator('select').first().selectOption({ label: 'Variant B (/api/v1)' });
     const op = page.locator('.opblock-summary-path', { hasText: '/batches/{batchId}' }).first();
     await op.waitFor({ timeout: 15_000 });
     await op.click();

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config/config.ts';
 import { HOUR_MS } from '../../core/clock.ts';
 import type { Principal } from '../../core/keys/model.ts';
 import type { RateLimitPolicy } from '../../core/ratelimit/model.ts';
@@ -15,18 +16,7 @@ export const VARIANT_A_PREFIX = '/v1';
 
 /** Variant A (`/v1`): a thin adapter over the same core as Variant B, in A's own shapes. */
 export function variantA(services: AppServices, cache: ResponseCache, search: CatalogSearch) {
-  const policies = new Map<number, RateLimitPolicy>();
-  const policyFor = (p: Principal): RateLimitPolicy => {
-    // Per-account limits are a custom-plan arrangement; every other plan gets its plan's limit.
-    const limit = (p.plan === 'custom' ? p.rateLimitA : null) ?? services.config.limits.hourly[p.plan];
-    let policy = policies.get(limit);
-    if (!policy) {
-      // Fixed windows aligned to the UTC hour: the epoch is hour-aligned, so windowMs alone does it.
-      policy = { kind: 'fixed', limit, windowMs: HOUR_MS };
-      policies.set(limit, policy);
-    }
-    return policy;
-  };
+  const policyFor = policiesA(services.config);
   return async function plugin(app: FastifyInstance): Promise<void> {
     registerGuard(app, services, {
       scope: 'a',
@@ -38,5 +28,21 @@ export function variantA(services: AppServices, cache: ResponseCache, search: Ca
     getVendorRoute(app, services, cache);
     peptideRoutes(app, services, cache);
     searchRoute(app, services, cache, search);
+  };
+}
+
+/** The rate-limit policy of each caller on this variant, one shared object per distinct limit. */
+export function policiesA(config: Readonly<Config>): (principal: Principal) => RateLimitPolicy {
+  const policies = new Map<number, RateLimitPolicy>();
+  return (p: Principal): RateLimitPolicy => {
+    // Per-account limits are a custom-plan arrangement; every other plan gets its plan's limit.
+    const limit = (p.plan === 'custom' ? p.rateLimitA : null) ?? config.limits.hourly[p.plan];
+    let policy = policies.get(limit);
+    if (!policy) {
+      // Fixed windows aligned to the UTC hour: the epoch is hour-aligned, so windowMs alone does it.
+      policy = { kind: 'fixed', limit, windowMs: HOUR_MS };
+      policies.set(limit, policy);
+    }
+    return policy;
   };
 }

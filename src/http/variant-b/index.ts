@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config/config.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import type { Principal } from '../../core/keys/model.ts';
 import type { RateLimitPolicy } from '../../core/ratelimit/model.ts';
@@ -14,17 +15,7 @@ export const VARIANT_B_PREFIX = '/api/v1';
 
 /** Variant B (`/api/v1`): a thin adapter: parse, call the core, present in B's shape. */
 export function variantB(services: AppServices, cache: ResponseCache) {
-  const policies = new Map<number, RateLimitPolicy>();
-  const policyFor = (p: Principal): RateLimitPolicy => {
-    // Per-account limits are a custom-plan arrangement; every other plan gets its plan's limit.
-    const limit = (p.plan === 'custom' ? p.rateLimitB : null) ?? services.config.limits.daily[p.plan];
-    let policy = policies.get(limit);
-    if (!policy) {
-      policy = { kind: 'rolling', limit, windowMs: DAY_MS };
-      policies.set(limit, policy);
-    }
-    return policy;
-  };
+  const policyFor = policiesB(services.config);
   return async function plugin(app: FastifyInstance): Promise<void> {
     registerGuard(app, services, {
       scope: 'b',
@@ -36,5 +27,20 @@ export function variantB(services: AppServices, cache: ResponseCache) {
     getVendorRoute(app, services, cache);
     getPricesRoute(app, services, cache);
     lookupBatchRoute(app, services, cache);
+  };
+}
+
+/** The rate-limit policy of each caller on this variant, one shared object per distinct limit. */
+export function policiesB(config: Readonly<Config>): (principal: Principal) => RateLimitPolicy {
+  const policies = new Map<number, RateLimitPolicy>();
+  return (p: Principal): RateLimitPolicy => {
+    // Per-account limits are a custom-plan arrangement; every other plan gets its plan's limit.
+    const limit = (p.plan === 'custom' ? p.rateLimitB : null) ?? config.limits.daily[p.plan];
+    let policy = policies.get(limit);
+    if (!policy) {
+      policy = { kind: 'rolling', limit, windowMs: DAY_MS };
+      policies.set(limit, policy);
+    }
+    return policy;
   };
 }

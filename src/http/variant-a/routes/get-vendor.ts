@@ -2,6 +2,7 @@ import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DAY_MS } from '../../../core/clock.ts';
 import { getVendor } from '../../../core/vendors/get-vendor.ts';
+import { cacheKeys } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -29,7 +30,7 @@ export function getVendorRoute(app: FastifyInstance, s: AppServices, cache: Resp
       const { slug } = request.params;
       const state = s.freshness.state;
       const now = s.clock.now();
-      const key = `a:vendor:${slug}`;
+      const key = cacheKeys.aVendor(slug);
       return respond(request, reply, cache.get(key, state.dataVersion, now), async () => {
         const v = await getVendor(s.store.catalog, slug, s.config.scoreHistoryLength);
         const evidence = await s.store.catalog.vendorEvidence(v.id, RECENT_COAS);

@@ -1,6 +1,7 @@
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_PAGE_SIZE, listVendors, MAX_PAGE_SIZE } from '../../../core/vendors/list-vendors.ts';
+import { cacheKeys } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -38,7 +39,7 @@ export function listVendorsRoute(app: FastifyInstance, s: AppServices, cache: Re
     (request, reply) => {
       const { page, per_page: perPage } = request.query;
       const state = s.freshness.state;
-      const key = `a:vendors:${page}:${perPage}`;
+      const key = cacheKeys.aVendors(page, perPage);
       return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const snap = await s.catalog.get(state);
         const offset = Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);

@@ -1,6 +1,7 @@
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../../core/errors.ts';
+import { cacheKeys } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -30,7 +31,7 @@ export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: Respo
     (request, reply) => {
       const category = request.query.category?.trim().toLowerCase();
       const state = s.freshness.state;
-      const key = `a:peptides:${category ?? ''}`;
+      const key = cacheKeys.aPeptides(category);
       return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const snap = await s.catalog.get(state);
         const items = snap.peptides
@@ -60,7 +61,7 @@ export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: Respo
     (request, reply) => {
       const { slug } = request.params;
       const state = s.freshness.state;
-      const key = `a:ranking:${slug}`;
+      const key = cacheKeys.aRanking(slug);
       return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const snap = await s.catalog.get(state);
         const ranking = snap.peptideRankings.get(slug);

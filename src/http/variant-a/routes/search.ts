@@ -7,6 +7,7 @@ import {
   MAX_QUERY_LENGTH,
   MAX_SEARCH_LIMIT,
 } from '../../../core/search/search-catalog.ts';
+import { cacheKeys } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -53,7 +54,7 @@ export function searchRoute(
       const { q, limit } = request.query;
       const state = s.freshness.state;
       // Queries that fold to the same words share one cached answer.
-      const key = `a:search:${limit}:${queryKey(q)}`;
+      const key = cacheKeys.aSearch(limit, q);
       return respond(
         request,
         reply,

@@ -1,6 +1,7 @@
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { getPriceTable } from '../../../core/prices/get-price-table.ts';
+import { cacheKeys } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -28,7 +29,7 @@ export function getPricesRoute(app: FastifyInstance, s: AppServices, cache: Resp
       const { slug } = request.params;
       const state = s.freshness.state;
       const now = s.clock.now();
-      const key = `b:prices:${slug}`;
+      const key = cacheKeys.bPrices(slug);
       return respond(request, reply, cache.get(key, state.dataVersion, now), async () => {
         const rules = s.config.priceStaleness;
         const table = await getPriceTable(s.store.catalog, slug, now, rules);

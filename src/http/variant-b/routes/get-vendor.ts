@@ -1,6 +1,7 @@
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { getVendor } from '../../../core/vendors/get-vendor.ts';
+import { cacheKeys } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -24,7 +25,7 @@ export function getVendorRoute(app: FastifyInstance, s: AppServices, cache: Resp
     (request, reply) => {
       const { slug } = request.params;
       const state = s.freshness.state;
-      const key = `b:vendor:${slug}`;
+      const key = cacheKeys.bVendor(slug);
       return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const v = await getVendor(s.store.catalog, slug, s.config.scoreHistoryLength);
         return cache.set(key, state.dataVersion, toCachedBody(presentVendorDetail(v, state.dataUpdatedAt)));

@@ -1,6 +1,7 @@
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { clampLimit, DEFAULT_PAGE_SIZE, listVendors } from '../../../core/vendors/list-vendors.ts';
+import { cacheKeys } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -37,7 +38,7 @@ export function listVendorsRoute(app: FastifyInstance, s: AppServices, cache: Re
       const limit = clampLimit(request.query.limit);
       const offset = request.query.offset;
       const state = s.freshness.state;
-      const key = `b:vendors:${limit}:${offset}`;
+      const key = cacheKeys.bVendors(limit, offset);
       return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const snap = await s.catalog.get(state);
         return cache.set(

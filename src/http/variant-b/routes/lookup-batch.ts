@@ -2,6 +2,7 @@ import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { lookupBatch } from '../../../core/batches/lookup-batch.ts';
 import { DAY_MS } from '../../../core/clock.ts';
+import { cacheKeys } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -38,8 +39,7 @@ export function lookupBatchRoute(app: FastifyInstance, s: AppServices, cache: Re
       const vendor = request.query.vendor;
       const state = s.freshness.state;
       const now = s.clock.now();
-      // JSON keeps the two parts apart: a batch number may contain any separator we could pick.
-      const key = `b:batch:${JSON.stringify([vendor ?? null, batchId])}`;
+      const key = cacheKeys.bBatch(vendor, batchId);
       return respond(request, reply, cache.get(key, state.dataVersion, now), async () => {
         const staleAfterDays = s.config.batchStaleAfterDays;
         const answer = await lookupBatch(s.store.batches, batchId, now, { vendor, staleAfterDays });

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Principal } from '../core/keys/model.ts';
+import { planAllows } from '../core/keys/plans.ts';
+import type { RateLimitPolicy, RateLimitScope } from '../core/ratelimit/model.ts';
+import { MAX_QUERY_LENGTH } from '../core/search/search-catalog.ts';
+import { clampLimit } from '../core/vendors/list-vendors.ts';
+import { cacheKeys } from './cache-keys.ts';
+import type { ResponseCache } from './response-cache.ts';
+import type { AppServices } from './services.ts';
+
+/** A route the fast path may answer: its scope and how a URL maps to its cache key. */
+export interface FastRoute {
+  scope: RateLimitScope;
+  policyFor(principal: Principal): RateLimitPolicy;
+  /** The cache key for this path and query, or null to leave the request to Fastify. */
+  key(path: string, query: URLSearchParams): string | null;
+}
+
+const DIGITS = /^[0-9]{1,9}$/;
+
+/** A whole-number parameter written plainly, or its default; null for anything else (Fastify decides). */
+function intParam(query: URLSearchParams, name: string, fallback: number): number | null {
+  const all = query.getAll(name);
+  if (all.length === 0) return fallback;
+  if (all.length > 1 || !DIGITS.test(all[0]!)) return null;
+  return Number(all[0]);
+}
+
+const only = (query: URLSearchParams, allowed: readonly string[]): boolean => {
+  for (const name of query.keys()) if (!allowed.includes(name)) return false;
+  return true;
+};
+
+/** One path segment after a prefix, decoded, or null. */
+function segment(path: string, prefix: string, suffix = ''): string | null {
+  if (!path.startsWith(prefix) || !path.endsWith(suffix)) return null;
+  const raw = path.slice(prefix.length, path.length - suffix.length);
+  if (raw === '' || raw.includes('/')) return null;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+/** The cached read routes of both variants, keyed exactly as the routes key them (cache-keys.ts). */
+export function fastRoutes(a: Omit<FastRoute, 'key'>, b: Omit<FastRoute, 'key'>): FastRoute[] {
+  return [
+    {
+      ...b,
+      key: (path, q) => {
+        if (path !== '/api/v1/vendors' || !only(q, ['limit', 'offset'])) return null;
+        const limit = intParam(q, 'limit', 50);
+        const offset = intParam(q, 'offset', 0);
+        return limit === null || offset === null ? null : cacheKeys.bVendors(clampLimit(limit), offset);
+      },
+    },
+    {
+      ...b,
+      key: (path, q) => {
+        const id = q.size === 0 ? segment(path, '/api/v1/batches/') : null;
+        return id === null ? null : cacheKeys.bBatch(undefined, id);
+      },
+    },
+    {
+      ...b,
+      key: (path, q) => {
+        const slug = q.size === 0 ? segment(path, '/api/v1/vendors/') : null;
+        return slug === null ? null : cacheKeys.bVendor(slug);
+      },
+    },
+    {
+      ...b,
+      key: (path, q) => {
+        const slug = q.size === 0 ? segment(path, '/api/v1/peptides/', '/prices') : null;
+        return slug === null ? null : cacheKeys.bPrices(slug);
+      },
+    },
+    {
+      ...a,
+      key: (path, q) => {
+        if (path !== '/v1/vendors' || !only(q, ['page', 'per_page'])) return null;
+        const page = intParam(q, 'page', 1);
+        const perPage = intParam(q, 'per_page', 50);
+        if (page === null || perPage === null || page < 1 || perPage < 1 || perPage > 200) return null;
+        return cacheKeys.aVendors(page, perPage);
+      },
+    },
+    {
+      ...a,
+      key: (path, q) => {
+        const slug = q.size === 0 ? segment(path, '/v1/vendors/') : null;
+        return slug === null ? null : cacheKeys.aVendor(slug);
+      },
+    },
+    {
+      ...a,
+      key: (path, q) => {
+        const slug = q.size === 0 ? segment(path, '/v1/peptides/', '/vendors') : null;
+        return slug === null ? null : cacheKeys.aRanking(slug);
+      },
+    },
+    {
+      ...a,
+      key: (path, q) => {
+        if (path !== '/v1/search' || !only(q, ['q', 'limit'])) return null;
+        const all = q.getAll('q');
+        const limit = intParam(q, 'limit', 10);
+        if (all.length !== 1 || limit === null || limit < 1 || limit > 50) return null;
+        const text = all[0]!;
+        // Exactly the requests the route itself would accept; anything else gets its error there.
+        if (text.trim() === '' || [...text].length > MAX_QUERY_LENGTH) return null;
+        return cacheKeys.aSearch(limit, text);
+      },
+    },
+  ];
+}
+
+/**
+ * Answers the commonest request there is, a GET of a cached read by a known key, without the
+ * framework: the same checks as the guard (fresh versions, the key, the plan, the rate limit), the
+ * same cached bytes and the same headers, written in one writeHead. Anything else (a cache miss, an
+ * unknown key, a conditional request, an over-limit key, an odd parameter, a data change to load)
+ * returns false and goes to Fastify, which answers it the usual way. Decision 0011.
+ */
+export function createFastPath(services: AppServices, cache: ResponseCache, routes: FastRoute[]) {
+  const { freshness, auth, limiter, clock } = services;
+  let open = true;
+  /** Requests answered here (observable for tests and diagnostics). */
+  const stats = { served: 0 };
+  const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (!open || req.method !== 'GET' || req.headers['if-none-match'] !== undefined) return false;
+    const consume = limiter.consumeSync;
+    if (!consume) return false;
+    if (freshness.check()) return false;
+    const url = req.url ?? '';
+    const qAt = url.indexOf('?');
+    const path = qAt < 0 ? url : url.slice(0, qAt);
+    const query = new URLSearchParams(qAt < 0 ? '' : url.slice(qAt + 1));
+    let route: FastRoute | undefined;
+    let key: string | null = null;
+    for (const r of routes) {
+      key = r.key(path, query);
+      if (key !== null) {
+        route = r;
+        break;
+      }
+    }
+    if (!route || key === null) return false;
+    const cached = cache.get(key, freshness.state.dataVersion, clock.now());
+    if (!cached) return false;
+    const result = auth.authenticateCached(req.headers.authorization);
+    if (!result?.ok || !planAllows(result.principal.plan, 'read')) return false;
+    const policy = route.policyFor(result.principal);
+    const decision = consume.call(limiter, result.principal.keyId, route.scope, policy);
+    // Denied requests are not counted, so the framework can deny it again, with the error body.
+    if (!decision.allowed) return false;
+    res.writeHead(200, [
+      'x-request-id',
+      randomUUID(),
+      'x-ratelimit-limit',
+      String(policy.limit),
+      'x-ratelimit-remaining',
+      String(decision.remaining),
+      'x-ratelimit-reset',
+      String(Math.ceil(decision.resetAtMs / 1000)),
+      'etag',
+      cached.etag,
+      'content-type',
+      'application/json; charset=utf-8',
+      'content-length',
+      String(cached.body.length),
+    ]);
+    res.end(cached.body);
+    stats.served++;
+    return true;
+  };
+  return {
+    handle,
+    stats,
+    /** Stop answering (the server is closing: Fastify answers 503 from here on). */
+    close(): void {
+      open = false;
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeKey } from '../../../src/core/keys/manage-keys.ts';
+import { bearer, createTestContext, type TestContext } from '../../support/context.ts';
+import { DIALECTS } from '../../support/databases.ts';
+
+const PILLARS = ['coa', 'purity', 'sentiment', 'transparency', 'experience'] as const;
+const vendor = (slug: string, name: string, value: number, verified = true) => [
+  {
+    type: 'vendor',
+    slug,
+    name,
+    location: 'Canada',
+    verified,
+    listingPlan: 'premium',
+    website: `https://${slug}.example`,
+  },
+  ...PILLARS.map((field) => ({ type: 'override', vendorSlug: slug, field, value, reason: 'test' })),
+];
+const FIXTURE = [
+  { type: 'lab', slug: 'lab-one', name: 'Lab One', trusted: true },
+  { type: 'peptide', slug: 'bpc-157', name: 'BPC-157', category: 'healing', molecularWeight: '1419.5 g/mol' },
+  ...vendor('apex', 'Apex', 91),
+  ...vendor('birch', 'Birch', 78),
+  {
+    type: 'price',
+    vendorSlug: 'apex',
+    peptideSlug: 'bpc-157',
+    vialMg: 5,
+    source: 'baseline',
+    totalUsd: 40,
+    inStock: true,
+    updatedAt: '2026-05-30T00:00:00.000Z',
+  },
+  {
+    type: 'price',
+    vendorSlug: 'birch',
+    peptideSlug: 'bpc-157',
+    vialMg: 5,
+    source: 'baseline',
+    totalUsd: 35,
+    inStock: true,
+    updatedAt: '2026-05-30T00:00:00.000Z',
+  },
+  {
+    type: 'batch',
+    vendorSlug: 'apex',
+    batchId: 'AX/01 #7',
+    peptideSlug: 'bpc-157',
+    purity: 99.2,
+    lab: 'lab-one',
+    testMethod: 'HPLC',
+    testedAt: '2026-05-01T00:00:00.000Z',
+    source: 'vendor',
+    sourceUrl: 'https://apex.example/coa',
+    status: 'approved',
+  },
+];
+
+/** The cacheable reads the fast path knows, in several spellings. */
+const URLS = [
+  '/api/v1/vendors',
+  '/api/v1/vendors?limit=1&offset=1',
+  '/api/v1/vendors?limit=999',
+  '/api/v1/vendors/apex',
+  '/api/v1/peptides/bpc-157/prices',
+  `/api/v1/batches/${encodeURIComponent('AX/01 #7')}`,
+  '/api/v1/batches/NOPE-1',
+  '/v1/vendors',
+  '/v1/vendors?page=1&per_page=1',
+  '/v1/vendors/birch',
+  '/v1/peptides/bpc-157/vendors',
+  '/v1/search?q=bpc157',
+  '/v1/search?q=BPC+157&limit=3',
+];
+
+/** Headers whose values legitimately differ between two answers to the same request. */
+const VARYING = new Set(['x-request-id', 'date', 'x-ratelimit-remaining', 'keep-alive', 'connection']);
+
+describe.each(DIALECTS)('fast path for cached reads (%s)', (dialect) => {
+  let ctx: TestContext;
+  let base: string;
+  let key: string;
+  beforeAll(async () => {
+    ctx = await createTestContext(dialect);
+    expect((await ctx.load(FIXTURE)).ok).toBe(true);
+    key = await ctx.keyFor('enterprise');
+    base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => ctx?.close());
+
+  const get = (url: string, headers: Record<string, string> = bearer(key)) =>
+    fetch(`${base}${url}`, { headers });
+
+  it.each(URLS)('answers %s exactly as the framework does', async (url) => {
+    const before = ctx.app.fastPath.served;
+    const first = await get(url); // a cache miss: the framework answers and fills the cache
+    const firstBody = await first.text();
+    const second = await get(url);
+    const secondBody = await second.text();
+    expect(ctx.app.fastPath.served, 'the second request took the fast path').toBe(before + 1);
+    expect(second.status).toBe(first.status);
+    expect(secondBody).toBe(firstBody);
+    const names = (r: Response) => [...r.headers.keys()].filter((h) => !VARYING.has(h)).sort();
+    expect(names(second)).toEqual(names(first));
+    for (const h of names(first)) expect(second.headers.get(h), h).toBe(first.headers.get(h));
+    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
+      Number(first.headers.get('x-ratelimit-remaining')) - 1,
+    );
+    expect(second.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('leaves conditional, unknown-key, free-plan and odd requests to the framework', async () => {
+    await get('/api/v1/vendors');
+    const before = ctx.app.fastPath.served;
+    const etag = (await get('/api/v1/vendors')).headers.get('etag')!;
+    const served = ctx.app.fastPath.served;
+    expect(served).toBe(before + 1);
+    expect((await get('/api/v1/vendors', { ...bearer(key), 'if-none-match': etag })).status).toBe(304);
+    expect((await get('/api/v1/vendors', bearer(`prk_live_${'Z'.repeat(32)}`))).status).toBe(401);
+    const free = await ctx.keyFor('free');
+    await get('/api/v1/vendors', bearer(free)); // learn the key
+    expect((await get('/api/v1/vendors', bearer(free))).status).toBe(403);
+    expect((await get('/api/v1/vendors?limit=1e1')).status).toBe(200);
+    expect((await get('/api/v1/vendors?limit=abc')).status).toBe(400);
+    expect((await get('/v1/search?q=%20')).status).toBe(400);
+    expect(ctx.app.fastPath.served).toBe(served);
+  });
+
+  it('counts what it serves in the same quota, and the framework refuses the one over it', async () => {
+    const small = await ctx.keyFor('custom', undefined, { rateLimitB: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await get('/api/v1/vendors/birch', bearer(small))).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    const over = await get('/api/v1/vendors/birch', bearer(small));
+    expect(over.headers.get('retry-after')).toBeTruthy();
+    expect(((await over.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+  });
+
+  it('stops answering for a revoked key at once, and follows a data change at once', async () => {
+    const k = await ctx.keyFor('enterprise');
+    await get('/v1/vendors/apex', bearer(k));
+    expect((await get('/v1/vendors/apex', bearer(k))).status).toBe(200);
+    await revokeKey(ctx.container.store, k);
+    expect((await get('/v1/vendors/apex', bearer(k))).status).toBe(401);
+
+    expect((await (await get('/v1/vendors/apex')).json()) as { score: number }).toMatchObject({ score: 91 });
+    await ctx.load(
+      PILLARS.map((field) => ({ type: 'override', vendorSlug: 'apex', field, value: 60, reason: 'moved' })),
+    );
+    expect((await (await get('/v1/vendors/apex')).json()) as { score: number }).toMatchObject({ score: 60 });
+  });
+});
