@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 /**
  * `npm run bench`: throughput and latency of the service against a bare node:http ceiling serving
  * the same bytes, on the scale dataset, with wrk. See bench/README.md.
@@ -215,6 +216,11 @@ async function main(): Promise<number> {
   const clientCpu = pinned ? String(CLIENT_CPU) : null;
   const startedAt = new Date().toISOString();
   const loadBefore = loadavg();
+
+  // (0) The service runs from the compiled build, as in production (decision 0002).
+  log('building dist/ (npm run build)');
+  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build failed');
 
   // (1) The scale dataset.
   const dbPath = join(OUT, 'scale.db');

@@ -182,7 +182,7 @@ export class TermIndex {
     }
   }
 
-  /** Terms one edit (insert, delete, substitute) away from q, q itself excluded. */
+  /** Terms one edit (insert, delete, substitute, swap neighbours) away from q, q itself excluded. */
   private typoTerms(q: string): Set<number> {
     const out = new Set<number>();
     for (const key of deletionKeys(q)) {
@@ -202,11 +202,15 @@ function deletionKeys(term: string): string[] {
   return keys;
 }
 
+/** One insertion, deletion, substitution or swap of two neighbouring letters (the commonest typo). */
 function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
