@@ -1,11 +1,13 @@
 /**
- * The ceiling: a bare `node:http` server that answers each benchmarked URL with the exact body bytes
- * the service returned for it (captured by bench/run.ts), as `application/json`. No framework, no
- * auth, no rate limit, no routing beyond one Map lookup: what this machine can do for the same
- * response sizes, measured by the same wrk invocation in the same run.
+ * The ceiling: a bare `node:http` server that answers each benchmarked URL with the exact bytes the
+ * service returned for it (captured by bench/run.ts): the same body and the same response headers
+ * (their values frozen at capture). No framework, no auth, no rate limit, no routing beyond one Map
+ * lookup: what this machine can do for the same responses, measured by the same wrk invocation in
+ * the same run.
  *
  * Usage: node --import tsx bench/bare-server.ts <responses.json> [port]
- * responses.json: {"<path with query>": "<body, base64>", ...}. Prints "LISTENING <port>" when ready.
+ * responses.json: {"<path with query>": {"body": "<base64>", "headers": [[name, value], …]}, …}.
+ * Prints "LISTENING <port>" when ready.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -16,20 +18,25 @@ if (!file) {
   process.exit(2);
 }
 
-const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-const bodies = new Map<string, Buffer>();
-for (const [path, b64] of Object.entries(raw)) bodies.set(path, Buffer.from(b64, 'base64'));
+const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<
+  string,
+  { body: string; headers: [string, string][] }
+>;
+const answers = new Map<string, { body: Buffer; headers: string[] }>();
+for (const [path, r] of Object.entries(raw)) {
+  answers.set(path, { body: Buffer.from(r.body, 'base64'), headers: r.headers.flat() });
+}
 const notFound = Buffer.from('{"error":"not captured"}');
 
 const server = createServer((req, res) => {
-  const body = bodies.get(req.url ?? '');
-  if (body === undefined) {
+  const answer = answers.get(req.url ?? '');
+  if (answer === undefined) {
     res.writeHead(404, { 'content-type': 'application/json', 'content-length': notFound.length });
     res.end(notFound);
     return;
   }
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
-  res.end(body);
+  res.writeHead(200, answer.headers);
+  res.end(answer.body);
 });
 // The service keeps connections for 72 s (Fastify's default); match it so an idle gap between runs
 // never makes wrk reconnect to one server and not the other.

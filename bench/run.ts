@@ -285,7 +285,7 @@ async function main(): Promise<number> {
   let bare: Spawned | null = null;
   try {
     // (4) Capture the service's bytes for every benchmarked URL; the bare server replays them.
-    const responses: Record<string, string> = {};
+    const responses: Record<string, { body: string; headers: [string, string][] }> = {};
     const primed = new Set<KeySet>();
     const pathsFileOf = new Map<string, string | null>();
     for (const s of scenarios) {
@@ -307,7 +307,13 @@ async function main(): Promise<number> {
             `the service enforces ${limit} requests per window, the bench plans for ${s.policy.limit}`,
           );
         }
-        responses[path] = body.toString('base64');
+        // The ceiling answers with the same bytes: body and headers (values frozen at capture).
+        const headers: [string, string][] = [];
+        res.headers.forEach((value, name) => {
+          if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name))
+            headers.push([name, value]);
+        });
+        responses[path] = { body: body.toString('base64'), headers };
       }
       set.spend(paths.length);
       let pathsFile: string | null = null;
@@ -336,7 +342,7 @@ async function main(): Promise<number> {
     bare = await startBare({ cwd: ROOT, responsesFile, cpu: serverCpu, logFile: join(OUT, 'bare.log') });
     for (const path of Object.keys(responses).slice(0, 3)) {
       const got = Buffer.from(await (await fetch(`http://127.0.0.1:${bare.port}${path}`)).arrayBuffer());
-      if (got.toString('base64') !== responses[path])
+      if (got.toString('base64') !== responses[path]!.body)
         throw new BenchError(`bare server answers ${path} with other bytes`);
     }
     log(`bare server pid ${bare.pid} on :${bare.port}`);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import './fastify-decorations.ts';
@@ -11,6 +10,7 @@ import { registerErrorHandling } from './errors.ts';
 import { createFastPath, fastRoutes } from './fast-path.ts';
 import { refundRate } from './guard.ts';
 import { OpenApiCollector } from './openapi/build-document.ts';
+import { nextRequestId } from './request-id.ts';
 import { ResponseCache } from './response-cache.ts';
 import type { AppServices } from './services.ts';
 import { ErrorBodySchema } from './shared-schemas.ts';
@@ -48,7 +48,7 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
       disableRequestLogging: !services.config.logRequests,
       requestIdLogLabel: 'request_id',
     }),
-    genReqId: () => randomUUID(),
+    genReqId: nextRequestId,
     // Fastify would build a child logger for every request just to bind its id; we log rarely
     // (errors) and put request_id into those lines ourselves.
     childLoggerFactory: (logger) => logger,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '../core/keys/model.ts';
 import { planAllows } from '../core/keys/plans.ts';
@@ -6,6 +5,7 @@ import type { RateLimitPolicy, RateLimitScope } from '../core/ratelimit/model.ts
 import { MAX_QUERY_LENGTH } from '../core/search/search-catalog.ts';
 import { clampLimit } from '../core/vendors/list-vendors.ts';
 import { cacheKeys } from './cache-keys.ts';
+import { nextRequestId } from './request-id.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { AppServices } from './services.ts';
 
@@ -158,7 +158,7 @@ export function createFastPath(services: AppServices, cache: ResponseCache, rout
     if (!decision.allowed) return false;
     res.writeHead(200, [
       'x-request-id',
-      randomUUID(),
+      nextRequestId(),
       'x-ratelimit-limit',
       String(policy.limit),
       'x-ratelimit-remaining',

@@ -106,7 +106,8 @@ describe.each(DIALECTS)('fast path for cached reads (%s)', (dialect) => {
     expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
       Number(first.headers.get('x-ratelimit-remaining')) - 1,
     );
-    expect(second.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}-[0-9a-z]{6,}$/);
+    expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
   });
 
   it('leaves conditional, unknown-key, free-plan and odd requests to the framework', async () => {

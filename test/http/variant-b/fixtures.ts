@@ -298,7 +298,7 @@ export function expectError(res: LightMyRequestResponse, status: number, code: s
   expect(body.error.status).toBe(status);
   expect(typeof body.error.message).toBe('string');
   expect(body.error.message.length).toBeGreaterThan(0);
-  expect(body.error.request_id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(body.error.request_id).toMatch(/^[0-9a-f]{12}-[0-9a-z]{6,}$/);
   expect(res.headers['x-request-id']).toBe(body.error.request_id);
   for (const leak of LEAKS) expect(res.body).not.toMatch(leak);
   return body.error;
