@@ -3,13 +3,14 @@
  * the seq that identifies it for a refund.
  *
  * A growable ring buffer over two typed arrays rather than an array of objects: eviction from the front
- * is O(1), a push allocates nothing until the capacity doubles, and the memory is 16 bytes per hit with
+ * is O(1), a push allocates nothing until the capacity doubles, and the memory is 12 bytes per hit with
  * no per-hit garbage. The limiter never pushes once the window holds `limit` hits, so the ring stays
  * at most `limit` long.
  */
 export class HitRing {
   private times: Float64Array;
-  private seqs: Float64Array;
+  /** Seqs modulo 2^32: refunds match on (time, seq), so a wrapped seq cannot be mistaken. */
+  private seqs: Uint32Array;
   /** capacity - 1; the capacity is a power of two so a modulo is a cheap mask. */
   private mask: number;
   private head = 0;
@@ -19,7 +20,7 @@ export class HitRing {
     let capacity = 1;
     while (capacity < initialCapacity) capacity *= 2;
     this.times = new Float64Array(capacity);
-    this.seqs = new Float64Array(capacity);
+    this.seqs = new Uint32Array(capacity);
     this.mask = capacity - 1;
   }
 
@@ -58,7 +59,7 @@ export class HitRing {
     }
     const at = (this.head + i) & this.mask;
     this.times[at] = atMs;
-    this.seqs[at] = seq;
+    this.seqs[at] = seq >>> 0;
     this.length++;
   }
 
@@ -69,7 +70,7 @@ export class HitRing {
   remove(seq: number, atMs: number): boolean {
     for (let i = this.length - 1; i >= 0; i--) {
       const at = (this.head + i) & this.mask;
-      if (this.seqs[at] !== seq || this.times[at] !== atMs) continue;
+      if (this.seqs[at] !== seq >>> 0 || this.times[at] !== atMs) continue;
       for (let j = i; j < this.length - 1; j++) {
         const to = (this.head + j) & this.mask;
         const from = (to + 1) & this.mask;
@@ -92,7 +93,7 @@ export class HitRing {
   private grow(): void {
     const capacity = (this.mask + 1) * 2;
     const times = new Float64Array(capacity);
-    const seqs = new Float64Array(capacity);
+    const seqs = new Uint32Array(capacity);
     for (let i = 0; i < this.length; i++) {
       const at = (this.head + i) & this.mask;
       times[i] = this.times[at]!;
