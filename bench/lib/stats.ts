@@ -1,14 +1,5 @@
-/** mulberry32: a tiny seeded PRNG, so the request mix is identical on every run and machine. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The seeded PRNG of the datasets, so the request mix is identical on every run and machine. */
+export { mulberry32 } from '../../src/core/seed/prng.ts';
 
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;

@@ -1,10 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { BatchStatus } from '../../core/batches/model.ts';
 import { comparePeptides, type Peptide } from '../../core/peptides/model.ts';
 import type { CatalogStore, VendorEvidence } from '../../core/ports.ts';
 import type { PriceSource, StoredPrice } from '../../core/prices/model.ts';
 import type { ListingPlan, Vendor, VendorDetail } from '../../core/vendors/model.ts';
 import type { Database, PeptidesTable, VendorsTable } from '../schema.ts';
+import { selectBatchRecords, toBatchRecord } from './batch-store.ts';
 
 export function toVendor(r: Selectable<VendorsTable>): Vendor {
   const p = [r.eff_coa, r.eff_purity, r.eff_sentiment, r.eff_transparency, r.eff_experience];
@@ -172,27 +172,8 @@ export class KyselyCatalogStore implements CatalogStore {
         .distinct()
         .where('pr.vendor_id', '=', vendorId)
         .execute(),
-      this.db
-        .selectFrom('batches as b')
-        .innerJoin('vendors as v', 'v.id', 'b.vendor_id')
-        .innerJoin('peptides as p', 'p.id', 'b.peptide_id')
-        .leftJoin('labs as l', 'l.id', 'b.lab_id')
-        .select((eb) => [
-          'b.batch_id as batchId',
-          'b.status as status',
-          'v.slug as vendorSlug',
-          'v.name as vendorName',
-          'v.verified as vendorVerified',
-          'p.name as peptideName',
-          'b.purity as purity',
-          'l.name as labName',
-          'b.test_method as testMethod',
-          'b.tested_at as testedAt',
-          'b.source as source',
-          'b.source_url as sourceUrl',
-          'b.submitted_at as submittedAt',
-          eb.fn.coalesce('b.tested_at', 'b.submitted_at').as('at'),
-        ])
+      selectBatchRecords(this.db)
+        .select((eb) => eb.fn.coalesce('b.tested_at', 'b.submitted_at').as('at'))
         .where('b.vendor_id', '=', vendorId)
         .where('b.status', 'in', ['approved', 'pending'])
         .orderBy('at', 'desc')
@@ -203,11 +184,7 @@ export class KyselyCatalogStore implements CatalogStore {
     return {
       coaCount: Number(count.n),
       peptideNames: names.sort(comparePeptides).map((n) => n.name),
-      recent: rows.map(({ at: _at, ...r }) => ({
-        ...r,
-        status: r.status as BatchStatus,
-        vendorVerified: r.vendorVerified === 1,
-      })),
+      recent: rows.map(({ at: _at, ...r }) => toBatchRecord(r)),
     };
   }
 }
