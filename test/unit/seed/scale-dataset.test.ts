@@ -1,30 +1,15 @@
-import { FormatRegistry, type TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../src/core/clock.ts';
 import {
   batchKey,
   emptyImportBatch,
   type ImportBatch,
-  RECORD_SCHEMAS,
   RECORD_TYPES,
   type RecordType,
 } from '../../../src/core/import/records.ts';
 import { type ScaleOptions, scaleBatchId, scaleDataset } from '../../../src/core/seed/scale-dataset.ts';
 
-// Registered here so the generator is checked against the schemas alone.
-FormatRegistry.Set('date-time', (s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s));
-FormatRegistry.Set('uri', (s) => {
-  try {
-    new URL(s);
-    return true;
-  } catch {
-    return false;
-  }
-});
-const CHECKS = Object.fromEntries(
-  RECORD_TYPES.map((t) => [t, TypeCompiler.Compile(RECORD_SCHEMAS[t] as TSchema)]),
-) as Record<RecordType, ReturnType<typeof TypeCompiler.Compile>>;
+import { CHECKS } from './record-checks.ts';
 
 const NOW = Date.parse('2025-06-01T12:00:00.000Z');
 const SMALL: ScaleOptions = { vendors: 50, batches: 1000, peptides: 200, reviews: 120, seed: 7 };
