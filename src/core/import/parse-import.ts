@@ -88,11 +88,6 @@ export class ImportParser {
     (this.batch[record.type] as ImportRecord[]).push(record);
   }
 
-  /** Every reference a record makes, for the store to say which already exist. */
-  get batchForLookup(): ImportBatch {
-    return this.batch;
-  }
-
   /** Reference checks; call once all lines are in. Returns the errors (also kept in `errors`). */
   finish(existing: ExistingKeys): ImportLineError[] {
     const b = this.batch;
