@@ -6,6 +6,7 @@ import { Freshness } from './core/catalog/freshness.ts';
 import { CatalogReadModel } from './core/catalog/read-model.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import { KeyAuthenticator } from './core/keys/authenticate.ts';
+import { Operator } from './core/operator/operator.ts';
 import type { RateLimiter } from './core/ratelimit/model.ts';
 import { CatalogSearch } from './core/search/search-catalog.ts';
 import type { AppServices } from './http/services.ts';
@@ -25,7 +26,7 @@ export async function createContainer(
   opts: { clock?: Clock; limiter?: 'auto' | 'memory' } = {},
 ): Promise<Container> {
   const clock = opts.clock ?? systemClock;
-  const store = await openStore(parseDatabaseUrl(config.databaseUrl));
+  const store = await openStore(parseDatabaseUrl(config.databaseUrl), { method: config.scoring });
   try {
     const freshness = await Freshness.start(store.state);
     let limiter: RateLimiter;
@@ -49,6 +50,13 @@ export async function createContainer(
       catalog: new CatalogReadModel(store.catalog),
       limiter,
       search: new CatalogSearch(catalogTermIndex),
+      operator: new Operator({
+        store: store.operator,
+        writer: store.imports,
+        clock,
+        historyLength: config.scoreHistoryLength,
+        afterWrite: () => freshness.refresh(),
+      }),
       async close() {
         await limiter.close();
         await store.close();

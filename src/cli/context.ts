@@ -6,7 +6,7 @@ export async function withStore<T>(
   fn: (store: OpenedStore, config: Readonly<Config>) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig();
-  const store = await openStore(parseDatabaseUrl(config.databaseUrl));
+  const store = await openStore(parseDatabaseUrl(config.databaseUrl), { method: config.scoring });
   try {
     return await fn(store, config);
   } finally {

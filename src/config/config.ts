@@ -1,5 +1,7 @@
 import { DAY_MS, HOUR_MS } from '../core/clock.ts';
 import type { Plan } from '../core/keys/model.ts';
+import { DEFAULT_METHOD, type MethodParams } from '../core/scoring/method.ts';
+import { PILLARS, type Pillar } from '../core/vendors/model.ts';
 
 /**
  * Configuration, parsed once at start-up into a frozen object. This module is the only reader of
@@ -36,6 +38,12 @@ export interface Config {
   /** Days after testing beyond which a batch is `stale`. (Default: 150) */
   batchStaleAfterDays: number;
   priceStaleness: { liveStaleMs: number; baselineStaleMs: number };
+  /**
+   * Parameters of the scoring method (docs/methodology.md). Env SCORE_WEIGHTS
+   * (`coa=0.3,purity=0.25,…`, every pillar, positive) and SCORE_MIN_BATCHES (default 1);
+   * BATCH_STALE_DAYS also sets the coa pillar's notion of a current CoA.
+   */
+  scoring: MethodParams;
   /** Entries of score history served (newest N, oldest first). (Default: 30) */
   scoreHistoryLength: number;
   /** Largest import body accepted by POST /admin/v1/import, bytes. (Default: 64 MiB) */
@@ -58,6 +66,7 @@ export const DEFAULTS: Config = {
   },
   batchStaleAfterDays: 150,
   priceStaleness: { liveStaleMs: 72 * HOUR_MS, baselineStaleMs: 90 * DAY_MS },
+  scoring: DEFAULT_METHOD,
   scoreHistoryLength: 30,
   importMaxBytes: 64 * 1024 * 1024,
 };
@@ -85,6 +94,25 @@ const bool = (env: Env, name: string, fallback: boolean): boolean => {
   throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
 };
 
+function weights(env: Env): Record<Pillar, number> {
+  const raw = env.SCORE_WEIGHTS;
+  if (raw === undefined || raw === '') return { ...DEFAULT_METHOD.weights };
+  const out: Partial<Record<Pillar, number>> = {};
+  for (const part of raw.split(',')) {
+    const [name, value] = part.split('=').map((x) => x.trim());
+    const n = Number(value);
+    if (!(PILLARS as readonly string[]).includes(name ?? '') || value === undefined || !(n > 0) || n > 100) {
+      throw new ConfigError(
+        `SCORE_WEIGHTS must list every pillar as name=weight (positive), e.g. coa=0.3,purity=0.25,…; got '${raw}'`,
+      );
+    }
+    out[name as Pillar] = n;
+  }
+  const missing = PILLARS.filter((p) => out[p] === undefined);
+  if (missing.length) throw new ConfigError(`SCORE_WEIGHTS is missing ${missing.join(', ')}`);
+  return out as Record<Pillar, number>;
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Readonly<Config> {
   const adminToken = env.PURERANK_ADMIN_TOKEN || null;
   if (adminToken !== null && adminToken.length < 32) {
@@ -107,6 +135,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     priceStaleness: {
       liveStaleMs: int(env, 'PRICE_LIVE_STALE_HOURS', 72, 1, 24 * 365) * HOUR_MS,
       baselineStaleMs: int(env, 'PRICE_BASELINE_STALE_DAYS', 90, 1, 3650) * DAY_MS,
+    },
+    scoring: {
+      ...DEFAULT_METHOD,
+      weights: weights(env),
+      staleAfterDays: int(env, 'BATCH_STALE_DAYS', DEFAULTS.batchStaleAfterDays, 1, 3650),
+      minApprovedBatches: int(env, 'SCORE_MIN_BATCHES', DEFAULT_METHOD.minApprovedBatches, 1, 1000),
     },
     scoreHistoryLength: int(env, 'SCORE_HISTORY_LENGTH', DEFAULTS.scoreHistoryLength, 1, 1000),
     ...overrides,

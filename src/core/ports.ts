@@ -1,6 +1,8 @@
 import type { BatchRecord } from './batches/model.ts';
+import type { EventQuery, StoredEvent } from './events/model.ts';
 import type { ImportBatch } from './import/records.ts';
 import type { Account, ApiKeyInfo, Plan, Principal } from './keys/model.ts';
+import type { BatchAdminView, OverrideEntry, ReviewFacts, VendorAdminView } from './operator/model.ts';
 import type { Peptide } from './peptides/model.ts';
 import type { StoredPrice } from './prices/model.ts';
 import type { RateLimitStateStore } from './ratelimit/model.ts';
@@ -103,6 +105,17 @@ export interface ExistingKeys {
   reviews: Set<string>;
 }
 
+/** Reads the operator API needs; its writes go through the import path (one write path). */
+export interface OperatorStore {
+  vendor(slug: string, historyLength: number): Promise<VendorAdminView | null>;
+  listOverrides(vendorSlug?: string): Promise<OverrideEntry[]>;
+  review(id: string): Promise<ReviewFacts | null>;
+  batch(vendorSlug: string, batchId: string): Promise<BatchAdminView | null>;
+  /** Pending submissions, oldest first. */
+  pendingBatches(limit: number, offset: number): Promise<{ total: number; items: BatchAdminView[] }>;
+  events(q: EventQuery): Promise<StoredEvent[]>;
+}
+
 /** The storage the core depends on; implemented once with Kysely for SQLite and PostgreSQL. */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
@@ -113,5 +126,6 @@ export interface Store {
   batches: BatchStore;
   imports: ImportStore;
   rateLimits: RateLimitStateStore;
+  operator: OperatorStore;
   close(): Promise<void>;
 }

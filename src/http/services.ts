@@ -4,6 +4,7 @@ import type { CatalogReadModel } from '../core/catalog/read-model.ts';
 import type { Clock } from '../core/clock.ts';
 import type { ImportWriter } from '../core/import/import-data.ts';
 import type { KeyAuthenticator } from '../core/keys/authenticate.ts';
+import type { Operator } from '../core/operator/operator.ts';
 import type { Store } from '../core/ports.ts';
 import type { RateLimiter } from '../core/ratelimit/model.ts';
 import type { CatalogSearch } from '../core/search/search-catalog.ts';
@@ -18,4 +19,6 @@ export interface AppServices {
   catalog: CatalogReadModel;
   limiter: RateLimiter;
   search: CatalogSearch;
+  /** The operator's use cases (operator API and CLI). */
+  operator: Operator;
 }

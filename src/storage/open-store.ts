@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ChangeSignal } from '../core/catalog/change-signal.ts';
 import type { Store } from '../core/ports.ts';
+import { DEFAULT_METHOD, type MethodParams } from '../core/scoring/method.ts';
 import { type DialectCapabilities, POSTGRES, SQLITE } from './dialect.ts';
 import { migrateToLatest } from './migrations/index.ts';
 import { connectPostgres, PostgresChangeListener } from './postgres/connect.ts';
@@ -11,6 +12,8 @@ import { KyselyBatchStore } from './stores/batch-store.ts';
 import { KyselyCatalogStore } from './stores/catalog-store.ts';
 import { KyselyImportStore } from './stores/import-store.ts';
 import { KyselyAccountStore, KyselyKeyStore } from './stores/key-store.ts';
+import { KyselyOperatorStore } from './stores/operator-store.ts';
+import { KyselyOutboxStore } from './stores/outbox-store.ts';
 import { KyselyRateLimitStateStore } from './stores/rate-limit-store.ts';
 import { KyselyStateStore } from './stores/state-store.ts';
 
@@ -26,6 +29,7 @@ export function parseDatabaseUrl(url: string): StoreTarget {
 
 export interface OpenedStore extends Store {
   imports: KyselyImportStore;
+  outbox: KyselyOutboxStore;
   /** For tests and tools that need raw access (contract suite, benchmarks). */
   readonly kysely: Kysely<Database>;
   readonly caps: DialectCapabilities;
@@ -34,7 +38,7 @@ export interface OpenedStore extends Store {
 
 export async function openStore(
   target: StoreTarget,
-  opts: { migrate?: boolean; poolSize?: number } = {},
+  opts: { migrate?: boolean; poolSize?: number; method?: MethodParams } = {},
 ): Promise<OpenedStore> {
   let db: Kysely<Database>;
   let caps: DialectCapabilities;
@@ -81,7 +85,9 @@ export async function openStore(
     keys: new KyselyKeyStore(db, caps, signal),
     catalog: new KyselyCatalogStore(db),
     batches: new KyselyBatchStore(db),
-    imports: new KyselyImportStore(db, caps, signal),
+    imports: new KyselyImportStore(db, caps, signal, opts.method ?? DEFAULT_METHOD),
+    outbox: new KyselyOutboxStore(db),
+    operator: new KyselyOperatorStore(db),
     rateLimits: new KyselyRateLimitStateStore(db, caps, writeHits),
     migrate: async () => (await migrateToLatest(db, caps)).applied,
     close: stop,

@@ -73,6 +73,8 @@ export interface OverridesTable {
   value: number;
   reason: string;
   created_at: string;
+  /** Who set it: an operator name from the operator API or CLI, `import` for imported overrides. */
+  set_by: Generated<string>;
 }
 
 export interface ScoreHistoryTable {
@@ -148,6 +150,20 @@ export interface RepliesTable {
   review_id: string;
   body: string;
   created_at: string;
+  /** The vendor's owning account that replied (null for imported replies). */
+  account_id: number | null;
+}
+
+/** Events written in the transaction of their change; delivered by the webhook worker. */
+export interface OutboxTable {
+  seq: Generated<number>;
+  /** Public id, `evt_` + 32 hex. */
+  id: string;
+  type: string;
+  vendor_slug: string;
+  /** JSON of the event's `data`. */
+  data: string;
+  created_at: string;
 }
 
 export interface RateLimitHitsTable {
@@ -172,4 +188,5 @@ export interface Database {
   reviews: ReviewsTable;
   replies: RepliesTable;
   rate_limit_hits: RateLimitHitsTable;
+  outbox: OutboxTable;
 }

@@ -7,11 +7,11 @@ import { createTestDatabase, DIALECTS } from '../support/databases.ts';
 import { type FreshStore, openFreshStore } from './support.ts';
 
 describe.each(DIALECTS)('storage contract: migrations (%s)', (dialect) => {
-  it('applies the initial migration once; migrating again applies nothing and keeps the data', async () => {
+  it('applies every migration once; migrating again applies nothing and keeps the data', async () => {
     const db = await createTestDatabase(dialect);
     const store = await openStore(parseDatabaseUrl(db.url), { migrate: false });
     try {
-      expect(await store.migrate()).toEqual(['0001-initial']);
+      expect(await store.migrate()).toEqual(['0001-initial', '0002-outbox-and-audit']);
       await store.accounts.create({ name: 'survivor', plan: 'pro' });
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);

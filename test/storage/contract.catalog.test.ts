@@ -75,7 +75,7 @@ describe.each(DIALECTS)('storage contract: import then read back (%s)', (dialect
     });
   });
 
-  it('gives a minimal vendor the documented defaults and leaves it unscored', async () => {
+  it('gives a minimal vendor the documented defaults and leaves it unscored (and so pending)', async () => {
     const beta = (await store.catalog.listVendors()).find((v) => v.slug === 'beta')!;
     expect(beta).toEqual({
       id: expect.any(Number),
@@ -86,7 +86,7 @@ describe.each(DIALECTS)('storage contract: import then read back (%s)', (dialect
       website: null,
       listingPlan: 'free',
       verified: false,
-      pending: false,
+      pending: true,
       verifiedAt: null,
       claimed: false,
       pillars: null,

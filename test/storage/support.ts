@@ -58,6 +58,7 @@ export const TABLES = [
   'reviews',
   'replies',
   'rate_limit_hits',
+  'outbox',
 ] as const satisfies readonly (keyof Database)[];
 
 export type TableName = (typeof TABLES)[number];

@@ -52,6 +52,12 @@ export class ImportParser {
       this.fail(line, 'not valid JSON');
       return;
     }
+    this.addValue(value, line);
+  }
+
+  /** One record already parsed from JSON (or built by the operator API): the same checks as a line. */
+  addValue(value: unknown, line: number): void {
+    this.lines = Math.max(this.lines, line);
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.fail(line, 'a record must be a JSON object');
       return;
@@ -136,7 +142,10 @@ export class ImportParser {
       if (r.lab) ref(r, lab(r.lab), `lab '${r.lab}'`);
     }
     for (const r of b.review) ref(r, vendor(r.vendorSlug), `vendor '${r.vendorSlug}'`);
-    for (const r of b.reply) ref(r, review(r.reviewId), `review '${r.reviewId}'`);
+    for (const r of b.reply) {
+      ref(r, review(r.reviewId), `review '${r.reviewId}'`);
+      if (r.account !== undefined) ref(r, account(r.account), `account '${r.account}'`);
+    }
     for (const r of b.override) ref(r, vendor(r.vendorSlug), `vendor '${r.vendorSlug}'`);
     this.errors.sort((x, y) => x.line - y.line);
     return this.errors;

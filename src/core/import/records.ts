@@ -130,6 +130,8 @@ export const ReplyRecord = T.Object(
     reviewId: T.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$' }),
     body: T.String({ minLength: 1, maxLength: 10_000 }),
     createdAt: Timestamp,
+    /** Name of the account that wrote the reply (the vendor's owner); optional in imports. */
+    account: T.Optional(Name),
   },
   { additionalProperties: false },
 );
@@ -145,6 +147,8 @@ export const OverrideRecord = T.Object(
     /** null clears the override. */
     value: T.Union([Score, T.Null()]),
     reason: T.Optional(Text(500)),
+    /** Who set it (shown in the operator API); imports default to `import`. */
+    setBy: T.Optional(T.String({ minLength: 1, maxLength: 100 })),
   },
   { additionalProperties: false },
 );

@@ -1,13 +1,8 @@
 import { type PartialPillars, PILLARS, type Pillar, type Pillars, type Tier } from '../vendors/model.ts';
+import { DEFAULT_METHOD } from './method.ts';
 
-/** Pillar weights of method v0 (docs/methodology.md). They sum to 1. */
-export const DEFAULT_WEIGHTS: Readonly<Record<Pillar, number>> = {
-  coa: 0.3,
-  purity: 0.25,
-  sentiment: 0.15,
-  transparency: 0.15,
-  experience: 0.15,
-};
+/** Pillar weights of the method (docs/methodology.md). They sum to 1. */
+export const DEFAULT_WEIGHTS: Readonly<Record<Pillar, number>> = DEFAULT_METHOD.weights;
 
 export type OverrideMap = Partial<Record<Pillar | 'score', number>>;
 

@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import type { DialectCapabilities } from '../dialect.ts';
 import type { Database } from '../schema.ts';
 import * as m0001 from './0001-initial.ts';
+import * as m0002 from './0002-outbox-and-audit.ts';
 
 interface NumberedMigration {
   up(db: Kysely<unknown>, caps: DialectCapabilities): Promise<void>;
@@ -10,6 +11,7 @@ interface NumberedMigration {
 /** Numbered, append-only. The same list serves both dialects; caps carries the differences. */
 const MIGRATIONS: Record<string, NumberedMigration> = {
   '0001-initial': m0001,
+  '0002-outbox-and-audit': m0002,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -18,7 +18,8 @@ export function toVendor(r: Selectable<VendorsTable>): Vendor {
     website: r.website,
     listingPlan: r.listing_plan as ListingPlan,
     verified: r.verified === 1,
-    pending: r.pending === 1,
+    // Too little evidence to score is a pending vendor too (docs/methodology.md): unscored, not guessed.
+    pending: r.pending === 1 || !scored,
     verifiedAt: r.verified_at,
     claimed: r.owner_account_id !== null,
     pillars: scored

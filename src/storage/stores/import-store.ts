@@ -1,10 +1,13 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { ChangeSignal } from '../../core/catalog/change-signal.ts';
+import type { NewEvent } from '../../core/events/model.ts';
 import { batchKey, type ImportBatch } from '../../core/import/records.ts';
 import type { ExistingKeys, ImportCounts, ImportStore } from '../../core/ports.ts';
+import { DEFAULT_METHOD, type MethodParams } from '../../core/scoring/method.ts';
 import type { DialectCapabilities } from '../dialect.ts';
 import type { BatchesTable, Database, PricesTable, ReviewsTable, VendorsTable } from '../schema.ts';
-import { recomputeVendors } from './recompute.ts';
+import { appendEvents } from './outbox-store.ts';
+import { type RecomputeResult, recomputeVendors } from './recompute.ts';
 import { bumpVersion } from './state-store.ts';
 import { chunked, upsertRows } from './upsert.ts';
 
@@ -16,6 +19,7 @@ export class KyselyImportStore implements ImportStore {
     private readonly db: Kysely<Database>,
     private readonly caps: DialectCapabilities,
     private readonly signal: ChangeSignal,
+    private readonly method: MethodParams = DEFAULT_METHOD,
   ) {}
 
   async existingKeys(batch: ImportBatch): Promise<ExistingKeys> {
@@ -49,13 +53,42 @@ export class KyselyImportStore implements ImportStore {
     return this.applyChunks([batch], opts);
   }
 
+  /** Like apply(), and also tells what the recomputation changed (the operator API shows it). */
+  async applyWithResult(
+    batch: ImportBatch,
+    opts: { nowIso: string; reason: string },
+  ): Promise<{ counts: ImportCounts; recompute: RecomputeResult }> {
+    let recompute: RecomputeResult | undefined;
+    const counts = await this.applyChunks([batch], { ...opts, onRecompute: (r) => (recompute = r) });
+    return { counts, recompute: recompute! };
+  }
+
+  /**
+   * Recomputes every vendor from the evidence (`purerank scores recompute`, POST
+   * /admin/v1/scores/recompute): one transaction, history and events as for any change.
+   */
+  async recomputeAll(opts: { nowIso: string; reason: string }): Promise<RecomputeResult> {
+    const result = await this.db.transaction().execute(async (trx) => {
+      const r = await recomputeVendors(trx, this.caps, 'all', { ...opts, method: this.method });
+      if (r.updated > 0) await bumpVersion(trx, this.caps, 'data', opts.nowIso);
+      return r;
+    });
+    if (result.updated > 0) this.signal.mark();
+    return result;
+  }
+
   /**
    * Applies several chunks (a streamed file, a generated scale dataset) in ONE transaction and
    * recomputes the affected vendors once at the end.
    */
   async applyChunks(
     chunks: Iterable<ImportBatch> | AsyncIterable<ImportBatch>,
-    opts: { nowIso: string; reason: string; onChunk?: (counts: ImportCounts) => void },
+    opts: {
+      nowIso: string;
+      reason: string;
+      onChunk?: (counts: ImportCounts) => void;
+      onRecompute?: (result: RecomputeResult) => void;
+    },
   ): Promise<ImportCounts> {
     const result = await this.db.transaction().execute(async (trx) => {
       const counts: ImportCounts = {};
@@ -67,7 +100,12 @@ export class KyselyImportStore implements ImportStore {
         }
         opts.onChunk?.(counts);
       }
-      await recomputeVendors(trx, this.caps, [...affected], opts.nowIso, opts.reason);
+      const recomputed = await recomputeVendors(trx, this.caps, [...affected], {
+        nowIso: opts.nowIso,
+        reason: opts.reason,
+        method: this.method,
+      });
+      opts.onRecompute?.(recomputed);
       await bumpVersion(trx, this.caps, 'data', opts.nowIso);
       if (counts.account) await bumpVersion(trx, this.caps, 'keys', opts.nowIso);
       return counts;
@@ -104,6 +142,25 @@ export class KyselyImportStore implements ImportStore {
       ['slug'],
       { defaults: { trusted: 0 } },
     );
+    if (b.lab.length) {
+      // Whether a lab is trusted weighs in the purity and transparency pillars of every vendor
+      // that has batches tested there.
+      for (const part of chunked(
+        b.lab.map((l) => l.slug),
+        5000,
+      )) {
+        for (const r of await trx
+          .selectFrom('batches')
+          .innerJoin('labs', 'labs.id', 'batches.lab_id')
+          .innerJoin('vendors', 'vendors.id', 'batches.vendor_id')
+          .select('vendors.slug as slug')
+          .distinct()
+          .where('labs.slug', 'in', part)
+          .execute()) {
+          affected.add(r.slug);
+        }
+      }
+    }
     await upsertRows(
       trx,
       caps,
@@ -176,17 +233,10 @@ export class KyselyImportStore implements ImportStore {
     );
 
     if (b.claim.length) {
-      const accountIds = new Map<string, number>();
-      const names = [...new Set(b.claim.flatMap((c) => (c.account ? [c.account] : [])))];
-      for (const part of chunked(names, 5000)) {
-        for (const a of await trx
-          .selectFrom('accounts')
-          .select(['id', 'name'])
-          .where('name', 'in', part)
-          .execute()) {
-          accountIds.set(a.name, a.id);
-        }
-      }
+      const accountIds = await accountIdMap(
+        trx,
+        b.claim.flatMap((c) => (c.account ? [c.account] : [])),
+      );
       for (const c of b.claim) {
         await trx
           .updateTable('vendors')
@@ -207,6 +257,8 @@ export class KyselyImportStore implements ImportStore {
       updated_at: r.updatedAt,
     }));
     await upsertRows(trx, caps, 'prices', priceRows, ['vendor_id', 'peptide_id', 'vial_mg', 'source']);
+    // A listing changes the vendor's catalog, which the coa pillar's coverage is a share of.
+    for (const r of b.price) affected.add(r.vendorSlug);
 
     const batchRows: Partial<Insertable<BatchesTable>>[] = b.batch.map((r) => ({
       vendor_id: vendorIds.get(r.vendorSlug)!,
@@ -222,9 +274,32 @@ export class KyselyImportStore implements ImportStore {
       status: r.status,
       submitted_at: r.submittedAt,
     }));
+    const events: NewEvent[] = await reviewOutcomes(trx, b, vendorIds);
     await upsertRows(trx, caps, 'batches', batchRows, ['batch_key', 'vendor_id']);
     for (const r of b.batch) affected.add(r.vendorSlug);
 
+    const knownReviews = await existingIds(
+      trx,
+      'reviews',
+      'id',
+      b.review.map((r) => r.id),
+    );
+    for (const r of b.review) {
+      if (knownReviews.has(r.id)) continue;
+      knownReviews.add(r.id);
+      events.push({
+        type: 'review.new',
+        vendorSlug: r.vendorSlug,
+        data: {
+          vendor_slug: r.vendorSlug,
+          review_id: r.id,
+          rating: r.rating,
+          title: r.title,
+          author: r.author,
+          created_at: r.createdAt,
+        },
+      });
+    }
     const reviewRows: Insertable<ReviewsTable>[] = b.review.map((r) => ({
       id: r.id,
       vendor_id: vendorIds.get(r.vendorSlug)!,
@@ -236,13 +311,52 @@ export class KyselyImportStore implements ImportStore {
     }));
     await upsertRows(trx, caps, 'reviews', reviewRows, ['id']);
     for (const r of b.review) affected.add(r.vendorSlug);
-    await upsertRows(
-      trx,
-      caps,
-      'replies',
-      b.reply.map((r) => ({ review_id: r.reviewId, body: r.body, created_at: r.createdAt })),
-      ['review_id'],
-    );
+    if (b.reply.length) {
+      const replied = await existingIds(
+        trx,
+        'replies',
+        'review_id',
+        b.reply.map((r) => r.reviewId),
+      );
+      const vendorOf = new Map<string, string>();
+      for (const part of chunked([...new Set(b.reply.map((r) => r.reviewId))], 5000)) {
+        for (const row of await trx
+          .selectFrom('reviews')
+          .innerJoin('vendors', 'vendors.id', 'reviews.vendor_id')
+          .select(['reviews.id as id', 'vendors.slug as slug'])
+          .where('reviews.id', 'in', part)
+          .execute()) {
+          vendorOf.set(row.id, row.slug);
+        }
+      }
+      const accountIds = await accountIdMap(
+        trx,
+        b.reply.flatMap((r) => (r.account ? [r.account] : [])),
+      );
+      for (const r of b.reply) {
+        if (replied.has(r.reviewId)) continue;
+        replied.add(r.reviewId);
+        const slug = vendorOf.get(r.reviewId)!;
+        events.push({
+          type: 'review.reply',
+          vendorSlug: slug,
+          data: { vendor_slug: slug, review_id: r.reviewId, body: r.body, created_at: r.createdAt },
+        });
+      }
+      await upsertRows(
+        trx,
+        caps,
+        'replies',
+        b.reply.map((r) => ({
+          review_id: r.reviewId,
+          body: r.body,
+          created_at: r.createdAt,
+          account_id: r.account ? (accountIds.get(r.account) ?? null) : undefined,
+        })),
+        ['review_id'],
+      );
+    }
+    await appendEvents(trx, events, now);
 
     const sets = b.override.filter((o) => o.value !== null);
     await upsertRows(
@@ -254,6 +368,7 @@ export class KyselyImportStore implements ImportStore {
         field: o.field,
         value: o.value!,
         reason: o.reason ?? '',
+        set_by: o.setBy ?? 'import',
       })),
       ['vendor_id', 'field'],
       // When the override was first set; re-importing the same override must change nothing.
@@ -272,6 +387,82 @@ export class KyselyImportStore implements ImportStore {
   }
 }
 
+/**
+ * `coa.approved` / `coa.rejected` for batches of this chunk that move out of `pending`: the
+ * outcome of a review, whether it came through the operator API or an import.
+ */
+async function reviewOutcomes(
+  trx: Transaction<Database>,
+  b: ImportBatch,
+  vendorIds: Map<string, number>,
+): Promise<NewEvent[]> {
+  const decided = b.batch.filter((r) => r.status !== 'pending');
+  if (decided.length === 0) return [];
+  const pending = new Set<string>();
+  for (const part of chunked(
+    decided.map((r) => batchKey(r.batchId)),
+    5000,
+  )) {
+    for (const row of await trx
+      .selectFrom('batches')
+      .select(['batch_key', 'vendor_id'])
+      .where('batch_key', 'in', part)
+      .where('status', '=', 'pending')
+      .execute()) {
+      pending.add(`${row.vendor_id}/${row.batch_key}`);
+    }
+  }
+  const out: NewEvent[] = [];
+  for (const r of decided) {
+    if (!pending.has(`${vendorIds.get(r.vendorSlug)}/${batchKey(r.batchId)}`)) continue;
+    out.push({
+      type: r.status === 'approved' ? 'coa.approved' : 'coa.rejected',
+      vendorSlug: r.vendorSlug,
+      data: {
+        vendor_slug: r.vendorSlug,
+        batch_id: r.batchId.trim(),
+        peptide_slug: r.peptideSlug,
+        ...(r.status === 'approved'
+          ? { purity: r.purity ?? null, lab: r.lab ?? null, tested_at: r.testedAt ?? null }
+          : {}),
+      },
+    });
+  }
+  return out;
+}
+
+async function existingIds(
+  trx: Transaction<Database>,
+  table: 'reviews' | 'replies',
+  column: 'id' | 'review_id',
+  ids: string[],
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const part of chunked([...new Set(ids)], 5000)) {
+    const rows = await trx
+      .selectFrom(table)
+      .select(`${column} as k` as never)
+      .where(column as never, 'in', part as never)
+      .execute();
+    for (const r of rows as unknown as { k: string }[]) out.add(r.k);
+  }
+  return out;
+}
+
+async function accountIdMap(trx: Transaction<Database>, names: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const part of chunked([...new Set(names)], 5000)) {
+    for (const a of await trx
+      .selectFrom('accounts')
+      .select(['id', 'name'])
+      .where('name', 'in', part)
+      .execute()) {
+      out.set(a.name, a.id);
+    }
+  }
+  return out;
+}
+
 async function idMap(
   trx: Transaction<Database>,
   table: 'vendors' | 'peptides' | 'labs',
@@ -288,7 +479,10 @@ async function idMap(
 
 function referencedKeys(b: ImportBatch) {
   return {
-    accounts: new Set(b.claim.flatMap((c) => (c.account ? [c.account] : []))),
+    accounts: new Set([
+      ...b.claim.flatMap((c) => (c.account ? [c.account] : [])),
+      ...b.reply.flatMap((r) => (r.account ? [r.account] : [])),
+    ]),
     vendors: new Set([
       ...b.claim.map((r) => r.vendorSlug),
       ...b.price.map((r) => r.vendorSlug),

@@ -1,85 +1,142 @@
 import type { Transaction } from 'kysely';
-import { effectiveScore, type OverrideMap } from '../../core/scoring/composite.ts';
-import type { Pillar } from '../../core/vendors/model.ts';
+import { type EffectiveScore, effectiveScore, type OverrideMap } from '../../core/scoring/composite.ts';
+import { NO_EVIDENCE } from '../../core/scoring/evidence.ts';
+import { cutoffsOf, type MethodParams } from '../../core/scoring/method.ts';
+import { computePillars } from '../../core/scoring/pillars.ts';
+import { type RecomputeResult, scoreEvents } from '../../core/scoring/score-events.ts';
+import { PILLARS, type Pillar, type Pillars } from '../../core/vendors/model.ts';
 import type { DialectCapabilities } from '../dialect.ts';
 import type { Database } from '../schema.ts';
+import { loadEvidence } from './evidence-query.ts';
+import { appendEvents } from './outbox-store.ts';
 import { chunked } from './upsert.ts';
 
+export interface RecomputeOptions {
+  nowIso: string;
+  /** Why: stored with each score-history entry (e.g. `import`, `batch approved`). */
+  reason: string;
+  method: MethodParams;
+}
+
+export type { RecomputeResult };
+
+const SLICE = 5000;
+
 /**
- * Re-derives the effective pillars, composite and mean purity of the given vendors inside the
- * caller's transaction, and appends to the score history when the composite changes. Until the
- * evidence engine lands (issue [3]) computed pillars stay null, so overrides supply them.
+ * Recomputes the given vendors (by slug, or all of them) from the evidence in the store, inside
+ * the caller's transaction: computed pillars, overrides applied, composite, mean purity. Writes
+ * only rows whose values changed, appends a history entry for each composite change, and writes
+ * `score.changed` / `vendor.tier_upgraded` events to the outbox: all of it commits or rolls back
+ * with the change that caused it.
  */
 export async function recomputeVendors(
   trx: Transaction<Database>,
   caps: DialectCapabilities,
-  slugs: string[],
-  nowIso: string,
-  reason: string,
-): Promise<number> {
-  if (slugs.length === 0) return 0;
-  const size = Math.min(5000, caps.maxParameters - 10);
-  let changed = 0;
-  for (const part of chunked([...new Set(slugs)], size)) {
+  target: readonly string[] | 'all',
+  opts: RecomputeOptions,
+): Promise<RecomputeResult> {
+  const result: RecomputeResult = { vendors: 0, updated: 0, changes: [] };
+  const nowMs = Date.parse(opts.nowIso);
+  const cut = cutoffsOf(nowMs, opts.method);
+  const slices: (readonly string[] | 'all')[] =
+    target === 'all' ? ['all'] : [...chunked([...new Set(target)], Math.min(SLICE, caps.maxParameters / 4))];
+  for (const slice of slices) {
+    if (slice !== 'all' && slice.length === 0) continue;
     const vendors = await trx
       .selectFrom('vendors')
-      .select(['id', 'coa', 'purity', 'sentiment', 'transparency', 'experience', 'score', 'avg_purity'])
-      .where('slug', 'in', part)
+      .select([
+        'id',
+        'slug',
+        'coa',
+        'purity',
+        'sentiment',
+        'transparency',
+        'experience',
+        'eff_coa',
+        'eff_purity',
+        'eff_sentiment',
+        'eff_transparency',
+        'eff_experience',
+        'score',
+        'avg_purity',
+      ])
+      .$if(slice !== 'all', (q) => q.where('slug', 'in', slice as string[]))
+      .orderBy('id')
       .execute();
-    const ids = vendors.map((v) => v.id);
+    if (vendors.length === 0) continue;
+    const ids = slice === 'all' ? 'all' : vendors.map((v) => v.id);
     const overrides = new Map<number, OverrideMap>();
     for (const o of await trx
       .selectFrom('overrides')
       .select(['vendor_id', 'field', 'value'])
-      .where('vendor_id', 'in', ids)
+      .$if(ids !== 'all', (q) => q.where('vendor_id', 'in', ids as number[]))
       .execute()) {
       const m = overrides.get(o.vendor_id) ?? {};
       m[o.field as Pillar | 'score'] = o.value;
       overrides.set(o.vendor_id, m);
     }
-    const purity = new Map<number, number>();
-    const rows = await trx
-      .selectFrom('batches')
-      .select((eb) => ['vendor_id', eb.fn.avg<number>('purity').as('avg')])
-      .where('vendor_id', 'in', ids)
-      .where('status', '=', 'approved')
-      .where('purity', 'is not', null)
-      .groupBy('vendor_id')
-      .execute();
-    for (const r of rows) purity.set(r.vendor_id, Math.round(Number(r.avg) * 10) / 10);
+    const evidence = await loadEvidence(trx, ids, cut, opts.method);
+    const purity = await meanPurity(trx, ids);
 
     const history: { vendor_id: number; score: number; reason: string; recorded_at: string }[] = [];
     for (const v of vendors) {
-      const eff = effectiveScore(
-        {
-          coa: v.coa,
-          purity: v.purity,
-          sentiment: v.sentiment,
-          transparency: v.transparency,
-          experience: v.experience,
-        },
-        overrides.get(v.id) ?? {},
+      result.vendors++;
+      const computed = computePillars(evidence.get(v.id) ?? NO_EVIDENCE, nowMs, opts.method);
+      const eff: EffectiveScore = effectiveScore(computed, overrides.get(v.id) ?? {}, opts.method.weights);
+      const next = {
+        ...computed,
+        score: eff.score,
+        eff_coa: eff.pillars?.coa ?? null,
+        eff_purity: eff.pillars?.purity ?? null,
+        eff_sentiment: eff.pillars?.sentiment ?? null,
+        eff_transparency: eff.pillars?.transparency ?? null,
+        eff_experience: eff.pillars?.experience ?? null,
+        avg_purity: purity.get(v.id) ?? null,
+      };
+      const same = (Object.keys(next) as (keyof typeof next)[]).every(
+        (k) => (v[k] === null ? null : Number(v[k])) === next[k],
       );
-      const avg = purity.get(v.id) ?? null;
-      await trx
-        .updateTable('vendors')
-        .set({
-          score: eff.score,
-          eff_coa: eff.pillars?.coa ?? null,
-          eff_purity: eff.pillars?.purity ?? null,
-          eff_sentiment: eff.pillars?.sentiment ?? null,
-          eff_transparency: eff.pillars?.transparency ?? null,
-          eff_experience: eff.pillars?.experience ?? null,
-          avg_purity: avg,
-        })
-        .where('id', '=', v.id)
-        .execute();
+      if (same) continue;
+      result.updated++;
+      await trx.updateTable('vendors').set(next).where('id', '=', v.id).execute();
       if (eff.score !== null && eff.score !== v.score) {
-        history.push({ vendor_id: v.id, score: eff.score, reason, recorded_at: nowIso });
-        changed++;
+        history.push({ vendor_id: v.id, score: eff.score, reason: opts.reason, recorded_at: opts.nowIso });
+        result.changes.push({
+          slug: v.slug,
+          previous: v.score,
+          next: eff.score,
+          previousPillars: pillarsOf(v),
+          nextPillars: eff.pillars,
+        });
       }
     }
-    for (const part2 of chunked(history, 1000)) await trx.insertInto('score_history').values(part2).execute();
+    for (const part of chunked(history, 1000)) await trx.insertInto('score_history').values(part).execute();
   }
-  return changed;
+  await appendEvents(trx, scoreEvents(result.changes), opts.nowIso);
+  return result;
+}
+
+function pillarsOf(v: Record<`eff_${Pillar}`, number | null>): Pillars | null {
+  const out = {} as Pillars;
+  for (const p of PILLARS) {
+    const x = v[`eff_${p}`];
+    if (x === null) return null;
+    out[p] = Number(x);
+  }
+  return out;
+}
+
+/** Mean tested purity of approved batches, one decimal (Variant A's `purity` text). */
+async function meanPurity(trx: Transaction<Database>, ids: number[] | 'all'): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  const rows = await trx
+    .selectFrom('batches')
+    .select((eb) => ['vendor_id', eb.fn.avg<number>('purity').as('avg')])
+    .$if(ids !== 'all', (q) => q.where('vendor_id', 'in', ids as number[]))
+    .where('status', '=', 'approved')
+    .where('purity', 'is not', null)
+    .groupBy('vendor_id')
+    .execute();
+  for (const r of rows) out.set(r.vendor_id, Math.round(Number(r.avg) * 10) / 10);
+  return out;
 }

@@ -80,7 +80,7 @@ describe.each(DIALECTS)('GET /api/v1/vendors/{slug}, happy paths (%s)', (dialect
     ['unscored', 'Unscored Inc', 'France', 'Four pillars only.'],
     ['bare', 'Bare Co', 'Spain', ''],
   ])(
-    'unscored vendor %s → 200 with score null and pillars null',
+    'unscored vendor %s → 200 with score null, pillars null and pending (too little evidence)',
     async (slug, name, location, description) => {
       const data = expectEnvelope(await f.get(`${B}/vendors/${slug}`));
       expect(data).toEqual({
@@ -88,7 +88,7 @@ describe.each(DIALECTS)('GET /api/v1/vendors/{slug}, happy paths (%s)', (dialect
         name,
         score: null,
         verified: false,
-        pending: false,
+        pending: true,
         location,
         pillars: null,
         description,

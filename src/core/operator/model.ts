@@ -1,0 +1,74 @@
+import type { OverrideField } from '../import/records.ts';
+import type { Plan } from '../keys/model.ts';
+import type { ListingPlan, PartialPillars, Pillars } from '../vendors/model.ts';
+
+/** Who did it: an operator name given to the operator API or CLI, kept with overrides. */
+export type Actor = string;
+
+export interface OverrideEntry {
+  vendorSlug: string;
+  field: OverrideField;
+  value: number;
+  reason: string;
+  setBy: string;
+  setAt: string;
+}
+
+export interface HistoryEntry {
+  score: number;
+  reason: string;
+  recordedAt: string;
+}
+
+/** Everything an operator sees about a vendor: stored flags, computed and effective values. */
+export interface VendorAdminView {
+  slug: string;
+  name: string;
+  verified: boolean;
+  /** The operator's flag; the public `pending` is also true while the vendor is unscored. */
+  pending: boolean;
+  verifiedAt: string | null;
+  listingPlan: ListingPlan;
+  ownerAccount: string | null;
+  /** Pillars computed from evidence (null: too little evidence). */
+  computed: PartialPillars;
+  /** After overrides; null when unscored. */
+  pillars: Pillars | null;
+  score: number | null;
+  overrides: OverrideEntry[];
+  /** Newest last. */
+  history: HistoryEntry[];
+}
+
+export interface ReviewFacts {
+  id: string;
+  vendorSlug: string;
+  ownerAccount: string | null;
+  hasReply: boolean;
+}
+
+export interface BatchAdminView {
+  vendorSlug: string;
+  batchId: string;
+  peptideSlug: string;
+  status: 'approved' | 'pending' | 'rejected';
+  purity: number | null;
+  lab: string | null;
+  testMethod: string | null;
+  testedAt: string | null;
+  source: string | null;
+  sourceUrl: string | null;
+  submittedAt: string | null;
+}
+
+export interface AccountPatch {
+  plan: Plan;
+  rateLimitA?: number | null;
+  rateLimitB?: number | null;
+}
+
+/** What one operator write changed in the scores (the events are in the outbox). */
+export interface WriteOutcome {
+  /** Composite changes, one per vendor whose score moved. */
+  scoreChanges: { vendorSlug: string; previous: number | null; next: number }[];
+}

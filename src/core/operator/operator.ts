@@ -1,0 +1,318 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import { DomainError, notFound } from '../errors.ts';
+import type { EventQuery, StoredEvent } from '../events/model.ts';
+import { type ImportLineError, ImportParser } from '../import/parse-import.ts';
+import type { ImportBatch, OverrideField } from '../import/records.ts';
+import type { ExistingKeys, ImportCounts, OperatorStore } from '../ports.ts';
+import type { RecomputeResult } from '../scoring/score-events.ts';
+import type { ListingPlan } from '../vendors/model.ts';
+import type {
+  AccountPatch,
+  Actor,
+  BatchAdminView,
+  OverrideEntry,
+  VendorAdminView,
+  WriteOutcome,
+} from './model.ts';
+
+/** The write side the operator needs: the import path, so every write validates and commits alike. */
+export interface OperatorWriter {
+  existingKeys(batch: ImportBatch): Promise<ExistingKeys>;
+  applyWithResult(
+    batch: ImportBatch,
+    opts: { nowIso: string; reason: string },
+  ): Promise<{ counts: ImportCounts; recompute: RecomputeResult }>;
+  recomputeAll(opts: { nowIso: string; reason: string }): Promise<RecomputeResult>;
+}
+
+export interface ListingRow {
+  peptideSlug: string;
+  vialMg: number;
+  totalUsd: number;
+  inStock: boolean;
+  /** When the vendor last confirmed the row; defaults to now. */
+  updatedAt?: string;
+}
+
+export interface BatchCompletion {
+  purity?: number;
+  lab?: string;
+  testMethod?: string;
+  testedAt?: string;
+}
+
+/** Rows a listing feed may carry in one request. */
+export const MAX_LISTING_ROWS = 5000;
+
+/**
+ * The operator's use cases, shared by the operator API and the CLI. Every write is expressed as
+ * import records and goes through the same validation and the same transaction (upsert,
+ * recomputation, history, outbox events, data-version bump), so there is one write path and an
+ * operator action can never do what an import could not.
+ */
+export class Operator {
+  constructor(
+    private readonly deps: {
+      store: OperatorStore;
+      writer: OperatorWriter;
+      clock: Clock;
+      historyLength: number;
+      /** Called after a committed write, so this instance serves it at once. */
+      afterWrite?: () => Promise<void>;
+    },
+  ) {}
+
+  private nowIso(): string {
+    return new Date(this.deps.clock.now()).toISOString();
+  }
+
+  /**
+   * Validates records exactly as an import line would be and applies them in one transaction.
+   * `label(i)` names the i-th record in error messages (e.g. `rows[3]`).
+   */
+  private async write(
+    records: Record<string, unknown>[],
+    reason: string,
+    label: (i: number) => string = () => '',
+  ): Promise<WriteOutcome> {
+    const parser = new ImportParser(this.deps.clock.now());
+    for (const [i, r] of records.entries()) parser.addValue(r, i + 1);
+    const errors = parser.errors.length
+      ? parser.errors
+      : parser.finish(await this.deps.writer.existingKeys(parser.batch));
+    if (errors.length) throw invalidRecords(errors, label);
+    const { recompute } = await this.deps.writer.applyWithResult(parser.batch, {
+      nowIso: this.nowIso(),
+      reason,
+    });
+    await this.deps.afterWrite?.();
+    return {
+      scoreChanges: recompute.changes.map((c) => ({
+        vendorSlug: c.slug,
+        previous: c.previous,
+        next: c.next,
+      })),
+    };
+  }
+
+  private async requireVendor(slug: string): Promise<VendorAdminView> {
+    const v = await this.deps.store.vendor(slug, this.deps.historyLength);
+    if (!v) throw notFound('Vendor', slug);
+    return v;
+  }
+
+  vendor(slug: string): Promise<VendorAdminView> {
+    return this.requireVendor(slug);
+  }
+
+  async updateAccount(name: string, patch: AccountPatch): Promise<WriteOutcome> {
+    return this.write([{ type: 'account', name, ...patch }], 'account updated');
+  }
+
+  /** Verified, pending and listing plan. Verifying stamps verifiedAt; unverifying clears it. */
+  async updateVendor(
+    slug: string,
+    patch: { verified?: boolean; pending?: boolean; listingPlan?: ListingPlan },
+    actor: Actor,
+  ): Promise<{ vendor: VendorAdminView } & WriteOutcome> {
+    const v = await this.requireVendor(slug);
+    const record: Record<string, unknown> = { type: 'vendor', slug, name: v.name, ...patch };
+    if (patch.verified === true && !v.verified) record.verifiedAt = this.nowIso();
+    if (patch.verified === false) record.verifiedAt = null;
+    const out = await this.write([record], `vendor updated by ${actor}`);
+    return { ...out, vendor: await this.requireVendor(slug) };
+  }
+
+  /** Gives the vendor's profile to an account (null releases it). */
+  async claimVendor(slug: string, account: string | null, actor: Actor): Promise<WriteOutcome> {
+    await this.requireVendor(slug);
+    return this.write([{ type: 'claim', vendorSlug: slug, account }], `claim by ${actor}`);
+  }
+
+  listOverrides(vendorSlug?: string): Promise<OverrideEntry[]> {
+    return this.deps.store.listOverrides(vendorSlug);
+  }
+
+  async setOverride(
+    slug: string,
+    field: OverrideField,
+    value: number,
+    reason: string,
+    actor: Actor,
+  ): Promise<WriteOutcome> {
+    await this.requireVendor(slug);
+    return this.write(
+      [{ type: 'override', vendorSlug: slug, field, value, reason, setBy: actor }],
+      `override ${field} by ${actor}`,
+    );
+  }
+
+  async clearOverride(slug: string, field: OverrideField, actor: Actor): Promise<WriteOutcome> {
+    await this.requireVendor(slug);
+    const existing = await this.deps.store.listOverrides(slug);
+    if (!existing.some((o) => o.field === field)) {
+      throw new DomainError('not_found', `Vendor '${slug}' has no '${field}' override.`);
+    }
+    return this.write(
+      [{ type: 'override', vendorSlug: slug, field, value: null, setBy: actor }],
+      `override ${field} cleared by ${actor}`,
+    );
+  }
+
+  async addReview(input: {
+    id?: string;
+    vendorSlug: string;
+    rating: number;
+    title: string;
+    body: string;
+    author: string;
+    createdAt?: string;
+  }): Promise<{ id: string } & WriteOutcome> {
+    await this.requireVendor(input.vendorSlug);
+    const id = input.id ?? `rev_${randomBytes(8).toString('hex')}`;
+    if (input.id !== undefined && (await this.deps.store.review(input.id))) {
+      throw new DomainError('conflict', `Review '${input.id}' already exists.`);
+    }
+    const out = await this.write(
+      [{ type: 'review', ...input, id, createdAt: input.createdAt ?? this.nowIso() }],
+      'review added',
+    );
+    return { id, ...out };
+  }
+
+  /** One reply per review, written by the account that owns the reviewed vendor. */
+  async reply(
+    reviewId: string,
+    input: { body: string; account: string; createdAt?: string },
+  ): Promise<WriteOutcome> {
+    const review = await this.deps.store.review(reviewId);
+    if (!review) throw notFound('Review', reviewId);
+    if (review.ownerAccount === null) {
+      throw new DomainError(
+        'conflict',
+        `Vendor '${review.vendorSlug}' is not claimed by an account, so nobody can reply for it.`,
+      );
+    }
+    if (review.ownerAccount !== input.account) {
+      throw new DomainError(
+        'invalid_parameter',
+        `Parameter 'account' must be the account that owns vendor '${review.vendorSlug}'.`,
+        { parameter: 'account' },
+      );
+    }
+    if (review.hasReply) throw new DomainError('conflict', `Review '${reviewId}' already has a reply.`);
+    return this.write(
+      [
+        {
+          type: 'reply',
+          reviewId,
+          body: input.body,
+          account: input.account,
+          createdAt: input.createdAt ?? this.nowIso(),
+        },
+      ],
+      'review reply',
+    );
+  }
+
+  pendingBatches(limit: number, offset: number): Promise<{ total: number; items: BatchAdminView[] }> {
+    return this.deps.store.pendingBatches(limit, offset);
+  }
+
+  /**
+   * Approves or rejects a pending submission. Approval needs the test facts (purity, lab, method,
+   * date); what the submission lacks, the operator supplies in `completion`.
+   */
+  async reviewBatch(
+    vendorSlug: string,
+    batchId: string,
+    decision: 'approve' | 'reject',
+    completion: BatchCompletion,
+    actor: Actor,
+  ): Promise<{ batch: BatchAdminView } & WriteOutcome> {
+    await this.requireVendor(vendorSlug);
+    const b = await this.deps.store.batch(vendorSlug, batchId);
+    if (!b) throw notFound('Batch', batchId);
+    if (b.status !== 'pending') {
+      throw new DomainError(
+        'conflict',
+        `Batch '${b.batchId}' of '${vendorSlug}' is ${b.status}, not pending.`,
+      );
+    }
+    const record: Record<string, unknown> = {
+      type: 'batch',
+      vendorSlug,
+      batchId: b.batchId,
+      peptideSlug: b.peptideSlug,
+      status: decision === 'approve' ? 'approved' : 'rejected',
+      purity: completion.purity ?? b.purity,
+      lab: completion.lab ?? b.lab,
+      testMethod: completion.testMethod ?? b.testMethod,
+      testedAt: completion.testedAt ?? b.testedAt,
+      source: b.source,
+      sourceUrl: b.sourceUrl,
+      submittedAt: b.submittedAt,
+    };
+    const out = await this.write(
+      [record],
+      decision === 'approve' ? `batch approved by ${actor}` : `batch rejected by ${actor}`,
+    );
+    const after = await this.deps.store.batch(vendorSlug, batchId);
+    return { ...out, batch: after! };
+  }
+
+  /** A vendor's live price feed: each row replaces the baseline row of the same peptide and vial. */
+  async putListings(
+    vendorSlug: string,
+    rows: readonly ListingRow[],
+  ): Promise<{ rows: number } & WriteOutcome> {
+    await this.requireVendor(vendorSlug);
+    if (rows.length === 0 || rows.length > MAX_LISTING_ROWS) {
+      throw new DomainError(
+        'invalid_parameter',
+        `Parameter 'rows' must hold 1 to ${MAX_LISTING_ROWS} listings.`,
+        { parameter: 'rows' },
+      );
+    }
+    const now = this.nowIso();
+    const out = await this.write(
+      rows.map((r) => ({
+        type: 'price',
+        vendorSlug,
+        peptideSlug: r.peptideSlug,
+        vialMg: r.vialMg,
+        source: 'live',
+        totalUsd: r.totalUsd,
+        inStock: r.inStock,
+        updatedAt: r.updatedAt ?? now,
+      })),
+      'listing feed',
+      (i) => `rows[${i}]`,
+    );
+    return { rows: rows.length, ...out };
+  }
+
+  async recompute(actor: Actor): Promise<RecomputeResult> {
+    const r = await this.deps.writer.recomputeAll({ nowIso: this.nowIso(), reason: `recompute by ${actor}` });
+    await this.deps.afterWrite?.();
+    return r;
+  }
+
+  events(q: EventQuery): Promise<StoredEvent[]> {
+    return this.deps.store.events(q);
+  }
+}
+
+/** Turns the import parser's line errors into one 400 naming the record and the field. */
+function invalidRecords(errors: ImportLineError[], label: (i: number) => string): DomainError {
+  const parts = errors.map((e) => {
+    const where = label(e.line - 1);
+    // The parser words its messages for a file ("… not in this file nor in the database").
+    const msg = e.message.replace(' (not in this file nor in the database)', '');
+    return where ? `${where}: ${msg}` : msg;
+  });
+  const first = parts.slice(0, 5).join('; ');
+  const more = parts.length > 5 ? `; and ${parts.length - 5} more` : '';
+  return new DomainError('invalid_parameter', `${first}${more}.`, { errors: parts.slice(0, 100) });
+}

@@ -1,0 +1,30 @@
+import type { Kysely } from 'kysely';
+import type { DialectCapabilities } from '../dialect.ts';
+
+/**
+ * Issue [3]: the event outbox, who set an override, and which account wrote a reply.
+ * Additive only, so a database migrated by 0001 keeps all of its data.
+ */
+export async function up(db: Kysely<unknown>, caps: DialectCapabilities): Promise<void> {
+  await db.schema
+    .createTable('outbox')
+    .addColumn('seq', caps.autoIdType, (c) =>
+      caps.name === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+    )
+    .addColumn('id', 'text', (c) => c.notNull().unique())
+    .addColumn('type', 'text', (c) => c.notNull())
+    .addColumn('vendor_slug', 'text', (c) => c.notNull())
+    .addColumn('data', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('outbox_type').on('outbox').columns(['type', 'seq']).execute();
+  await db.schema.createIndex('outbox_vendor').on('outbox').columns(['vendor_slug', 'seq']).execute();
+
+  // Existing overrides were set by imports; say so rather than leave the field empty.
+  await db.schema
+    .alterTable('overrides')
+    .addColumn('set_by', 'text', (c) => c.notNull().defaultTo('import'))
+    .execute();
+  await db.schema.alterTable('replies').addColumn('account_id', 'integer').execute();
+  await db.schema.createIndex('batches_status').on('batches').columns(['status', 'submitted_at']).execute();
+}

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { EventQuery, EventType, NewEvent, StoredEvent } from '../../core/events/model.ts';
+import type { Database } from '../schema.ts';
+import { chunked } from './upsert.ts';
+
+export const newEventId = (): string => `evt_${randomBytes(16).toString('hex')}`;
+
+/** Appends events inside the caller's transaction: they commit or roll back with their change. */
+export async function appendEvents(trx: Transaction<Database>, events: readonly NewEvent[], nowIso: string) {
+  const rows = events.map((e) => ({
+    id: newEventId(),
+    type: e.type,
+    vendor_slug: e.vendorSlug,
+    data: JSON.stringify(e.data),
+    created_at: nowIso,
+  }));
+  for (const part of chunked(rows, 1000)) await trx.insertInto('outbox').values(part).execute();
+}
+
+export class KyselyOutboxStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Oldest first, after `after` (a `seq`), optionally of one type or vendor. */
+  async list(q: EventQuery): Promise<StoredEvent[]> {
+    const rows = await this.db
+      .selectFrom('outbox')
+      .selectAll()
+      .$if(q.after !== undefined, (b) => b.where('seq', '>', q.after!))
+      .$if(q.type !== undefined, (b) => b.where('type', '=', q.type!))
+      .$if(q.vendorSlug !== undefined, (b) => b.where('vendor_slug', '=', q.vendorSlug!))
+      .orderBy('seq')
+      .limit(q.limit)
+      .execute();
+    return rows.map((r) => ({
+      seq: Number(r.seq),
+      id: r.id,
+      type: r.type as EventType,
+      vendorSlug: r.vendor_slug,
+      data: JSON.parse(r.data) as StoredEvent['data'],
+      createdAt: r.created_at,
+    }));
+  }
+}
