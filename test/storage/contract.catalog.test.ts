@@ -259,7 +259,9 @@ describe.each(DIALECTS)('storage contract: chunked apply (%s)', (dialect) => {
       });
       expect(seen).toEqual(CATALOG.map((_, i) => i + 1));
       expect(Object.values(counts).reduce((s, n) => s + n, 0)).toBe(CATALOG.length);
-      expect(await dumpTables(many.store.kysely)).toEqual(await dumpTables(one.store.kysely));
+      // Event ids are random and their order follows the chunks: compare the events themselves.
+      const omit = { outbox: ['id', 'seq'] };
+      expect(await dumpTables(many.store.kysely, omit)).toEqual(await dumpTables(one.store.kysely, omit));
       const [a, b] = [await one.store.state.read(), await many.store.state.read()];
       expect(b.dataVersion).toBe(a.dataVersion);
       expect(await many.store.catalog.listVendors()).toEqual(await one.store.catalog.listVendors());

@@ -42,6 +42,11 @@ const PURITY: Record<Band, [number, number]> = {
   70: [97, 99.6],
   60: [95.5, 99.2],
 };
+/**
+ * Share of a scored vendor's catalog with a current approved CoA, by band: the evidence the coa
+ * pillar reads, so the computed scores spread over the tiers the way the bands intend.
+ */
+const COVERAGE: Record<Band, number> = { 90: 0.95, 80: 0.8, 70: 0.6, 60: 0.35 };
 const METHODS = ['HPLC', 'HPLC', 'HPLC-MS', 'LC-MS', 'HPLC-UV', 'UPLC-MS'];
 const SOURCES = ['vendor-upload', 'vendor-upload', 'third-party', 'third-party', 'community'];
 const LETTERS = 'ABCDEFGHJKLMNPRSTX';
@@ -149,6 +154,11 @@ export function demoBatches(
     rng.int(lo, hi - 1) * DAY_MS + rng.int(0, DAY_MS - 1);
 
   for (const v of vendors) {
+    if (v.band !== null) {
+      for (const p of v.catalog) {
+        if (rng.chance(COVERAGE[v.band])) out.push(approved(v, p, daysAgo(RECENT_DAYS)));
+      }
+    }
     const [min, max] = BATCHES_PER_VENDOR[v.status];
     const count = rng.int(min, max);
     for (let i = 0; i < count; i++) {

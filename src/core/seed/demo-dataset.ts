@@ -144,9 +144,6 @@ function overrides(vendors: readonly SeedVendor[]): OverrideRecord[] {
       ) as Pillars;
     const pillars = isTied && tied ? tied : draw();
     if (isTied) tied = pillars;
-    for (const field of PILLARS) {
-      out.push({ type: 'override', vendorSlug: v.slug, field, value: pillars[field], reason: REASON });
-    }
     if (v.slug === SCORE_OVERRIDE.vendorSlug) {
       out.push({
         type: 'override',
@@ -155,6 +152,12 @@ function overrides(vendors: readonly SeedVendor[]): OverrideRecord[] {
         value: SCORE_OVERRIDE.value,
         reason: REASON,
       });
+    }
+    // Scores come from the evidence below; only the two tied vendors have their pillars pinned,
+    // so the demo always shows the tie rule (same score, ordered by name).
+    if (!isTied) continue;
+    for (const field of PILLARS) {
+      out.push({ type: 'override', vendorSlug: v.slug, field, value: pillars[field], reason: REASON });
     }
   }
   return out;

@@ -155,6 +155,8 @@ describe('importJsonLines: accepted files (sqlite)', () => {
       review_id: 'rev-1',
       body: 'Edited reply',
       created_at: '2026-05-12T00:00:00.000Z',
+      // Imported without `account`: nobody is recorded as the author.
+      account_id: null,
     });
   });
 
