@@ -13,6 +13,8 @@ const REVOKED: AuthResult = { ok: false, reason: 'revoked' };
 
 /** Unknown hashes remembered, bounded so random keys cannot grow memory without limit. */
 const NEGATIVE_CACHE_MAX = 10_000;
+/** Known keys remembered by their exact header; only keys that exist get here, so the bound is generous. */
+const HEADER_CACHE_MAX = 100_000;
 
 /**
  * Resolves `Authorization: Bearer <key>` to a principal. Malformed keys never reach the store;
@@ -23,12 +25,20 @@ export class KeyAuthenticator {
   /** Results are cached whole, so a hit allocates nothing. */
   private readonly known = new Map<string, AuthResult | 'revoked'>();
   private readonly unknown = new Set<string>();
+  /**
+   * Known and revoked keys by their exact Authorization header, so a repeat request costs one Map
+   * lookup instead of a regex and a SHA-256 (≈ 2 µs, a tenth of a cached read's whole budget).
+   * The process already holds every key it is sent; this keeps known ones only until the keys
+   * version changes. Unknown keys are never cached by header, so random keys cannot grow it.
+   */
+  private readonly byHeader = new Map<string, AuthResult>();
 
   constructor(private readonly keys: KeyStore) {}
 
   invalidate(): void {
     this.known.clear();
     this.unknown.clear();
+    this.byHeader.clear();
   }
 
   async authenticate(header: string | undefined): Promise<AuthResult> {
@@ -41,12 +51,18 @@ export class KeyAuthenticator {
    */
   authenticateCached(header: string | undefined): AuthResult | undefined {
     if (header === undefined || header === '') return MISSING;
+    const seen = this.byHeader.get(header);
+    if (seen) return seen;
     const m = BEARER.exec(header);
     if (!m || !isWellFormedKey(m[1]!)) return MALFORMED;
     const hash = hashKey(m[1]!);
     const cached = this.known.get(hash);
-    if (cached === 'revoked') return REVOKED;
-    if (cached) return cached;
+    if (cached) {
+      const result = cached === 'revoked' ? REVOKED : cached;
+      if (this.byHeader.size >= HEADER_CACHE_MAX) this.byHeader.clear();
+      this.byHeader.set(header, result);
+      return result;
+    }
     if (this.unknown.has(hash)) return UNKNOWN;
     return undefined;
   }

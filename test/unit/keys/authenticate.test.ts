@@ -122,4 +122,23 @@ describe.each(DIALECTS)('KeyAuthenticator on a real store (%s)', (dialect) => {
     expect(await auth.authenticate(`Bearer ${live}`)).toEqual({ ok: false, reason: 'revoked' });
     expect(spy.calls.findByHash).toBe(2);
   });
+
+  it('answers a repeated header from memory, and spelling the scheme differently still resolves the key', async () => {
+    const first = await auth.authenticate(`Bearer ${key}`);
+    expect(first).toMatchObject({ ok: true, principal: { keyId } });
+    expect(auth.authenticateCached(`Bearer ${key}`)).toBe(first);
+    expect(auth.authenticateCached(`bearer   ${key}`)).toBe(first);
+    expect(spy.total()).toBe(1);
+  });
+
+  it('forgets header-cached keys on invalidate(), so a revocation shows on the next request', async () => {
+    const other = await createKey(store, 'Acme Research', 'header-cache');
+    const header = `Bearer ${other.key}`;
+    expect(await auth.authenticate(header)).toMatchObject({ ok: true });
+    expect(auth.authenticateCached(header)).toMatchObject({ ok: true });
+    await store.keys.revoke(other.info.id);
+    auth.invalidate();
+    expect(await auth.authenticate(header)).toEqual({ ok: false, reason: 'revoked' });
+    expect(auth.authenticateCached(header)).toEqual({ ok: false, reason: 'revoked' });
+  });
 });
