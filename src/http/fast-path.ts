@@ -18,6 +18,8 @@ export interface FastRoute {
 }
 
 const DIGITS = /^[0-9]{1,9}$/;
+/** URLs whose route and cache key are remembered (decision 0011). */
+const RESOLVED_MAX = 20_000;
 
 /** A whole-number parameter written plainly, or its default; null for anything else (Fastify decides). */
 function intParam(query: URLSearchParams, name: string, fallback: number): number | null {
@@ -127,6 +129,22 @@ export function fastRoutes(a: Omit<FastRoute, 'key'>, b: Omit<FastRoute, 'key'>)
 export function createFastPath(services: AppServices, cache: ResponseCache, routes: FastRoute[]) {
   const { freshness, auth, limiter, clock } = services;
   let open = true;
+  /**
+   * URL → route and cache key. Both depend on the URL alone (the cache entry itself is checked
+   * against the data version), so a repeated URL skips parsing its query. Bounded: search URLs
+   * are as varied as their users.
+   */
+  const resolved = new Map<string, { route: FastRoute; key: string } | null>();
+  const resolve = (url: string): { route: FastRoute; key: string } | null => {
+    const qAt = url.indexOf('?');
+    const path = qAt < 0 ? url : url.slice(0, qAt);
+    const query = new URLSearchParams(qAt < 0 ? '' : url.slice(qAt + 1));
+    for (const route of routes) {
+      const key = route.key(path, query);
+      if (key !== null) return { route, key };
+    }
+    return null;
+  };
   /** Requests answered here (observable for tests and diagnostics). */
   const stats = { served: 0 };
   const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
@@ -135,19 +153,14 @@ export function createFastPath(services: AppServices, cache: ResponseCache, rout
     if (!consume) return false;
     if (freshness.check()) return false;
     const url = req.url ?? '';
-    const qAt = url.indexOf('?');
-    const path = qAt < 0 ? url : url.slice(0, qAt);
-    const query = new URLSearchParams(qAt < 0 ? '' : url.slice(qAt + 1));
-    let route: FastRoute | undefined;
-    let key: string | null = null;
-    for (const r of routes) {
-      key = r.key(path, query);
-      if (key !== null) {
-        route = r;
-        break;
-      }
+    let target = resolved.get(url);
+    if (target === undefined) {
+      target = resolve(url);
+      if (resolved.size >= RESOLVED_MAX) resolved.clear();
+      resolved.set(url, target);
     }
-    if (!route || key === null) return false;
+    if (target === null) return false;
+    const { route, key } = target;
     const cached = cache.get(key, freshness.state.dataVersion, clock.now());
     if (!cached) return false;
     const result = auth.authenticateCached(req.headers.authorization);
