@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../src/core/clock.ts';
-import type { ImportBatch, ImportRecord } from '../../src/core/import/records.ts';
+import type { BatchImportRecord, ImportBatch, ImportRecord } from '../../src/core/import/records.ts';
 import { compositeOf } from '../../src/core/scoring/composite.ts';
 import { NO_EVIDENCE, type VendorEvidenceSums } from '../../src/core/scoring/evidence.ts';
 import { DEFAULT_METHOD } from '../../src/core/scoring/method.ts';
@@ -107,7 +107,7 @@ function batch(
   lab: string,
   testedAt: string,
   sourceUrl?: string,
-): ImportRecord {
+): BatchImportRecord {
   return {
     type: 'batch',
     vendorSlug: 'acme',
@@ -313,6 +313,27 @@ describe.each(DIALECTS)('storage contract: scores from evidence (%s)', (dialect)
     expect((await events('score.changed')).map((e) => e.data.delta)).toEqual([
       Number(pinned.score) - Number(before.score),
       Number(before.score) - Number(pinned.score),
+    ]);
+  });
+
+  it('an override keeps who set it and when: the same setting again changes nothing, a new one is new', async () => {
+    const set = (value: number, reason: string, setBy?: string) =>
+      ({
+        type: 'override',
+        vendorSlug: 'acme',
+        field: 'coa',
+        value,
+        reason,
+        ...(setBy ? { setBy } : {}),
+      }) as const;
+    await apply([set(10, 'first', 'ann')], later(1));
+    await apply([set(10, 'first')], later(2));
+    expect(await store.operator.listOverrides('acme')).toEqual([
+      expect.objectContaining({ value: 10, reason: 'first', setBy: 'ann', setAt: later(1) }),
+    ]);
+    await apply([set(20, 'second', 'bob')], later(3));
+    expect(await store.operator.listOverrides('acme')).toEqual([
+      expect.objectContaining({ value: 20, reason: 'second', setBy: 'bob', setAt: later(3) }),
     ]);
   });
 

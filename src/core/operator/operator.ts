@@ -309,7 +309,12 @@ function invalidRecords(errors: ImportLineError[], label: (i: number) => string)
   const parts = errors.map((e) => {
     const where = label(e.line - 1);
     // The parser words its messages for a file ("… not in this file nor in the database").
-    const msg = e.message.replace(' (not in this file nor in the database)', '');
+    const msg = e.message
+      .replace(' (not in this file nor in the database)', '')
+      .replace(
+        /already appears on line (\d+)$/,
+        (_m, n: string) => `repeats ${label(Number(n) - 1) || 'an earlier record'}`,
+      );
     return where ? `${where}: ${msg}` : msg;
   });
   const first = parts.slice(0, 5).join('; ');

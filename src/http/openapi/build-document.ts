@@ -16,6 +16,7 @@ interface RouteSchema {
   tags?: string[];
   params?: TSchema;
   querystring?: TSchema;
+  headers?: TSchema;
   body?: TSchema;
   consumes?: string[];
   response?: Record<number, TSchema>;
@@ -57,7 +58,11 @@ export class OpenApiCollector {
     for (const r of this.routes) {
       const path = r.url.slice(this.prefix.length).replace(/:([A-Za-z0-9_]+)/g, '{$1}') || '/';
       const s = r.schema;
-      const parameters = [...paramList(s.params, 'path'), ...paramList(s.querystring, 'query')];
+      const parameters = [
+        ...paramList(s.params, 'path'),
+        ...paramList(s.querystring, 'query'),
+        ...paramList(s.headers, 'header'),
+      ];
       const responses: Record<string, unknown> = {};
       for (const [status, schema] of Object.entries(s.response ?? {})) {
         const description =
@@ -104,7 +109,7 @@ export class OpenApiCollector {
   }
 }
 
-function paramList(schema: TSchema | undefined, where: 'path' | 'query'): unknown[] {
+function paramList(schema: TSchema | undefined, where: 'path' | 'query' | 'header'): unknown[] {
   const props = (schema as { properties?: Record<string, TSchema> } | undefined)?.properties;
   if (!props) return [];
   const required = new Set((schema as { required?: string[] }).required ?? []);

@@ -358,7 +358,24 @@ export class KyselyImportStore implements ImportStore {
     }
     await appendEvents(trx, events, now);
 
-    const sets = b.override.filter((o) => o.value !== null);
+    // An override keeps who set it and when: a record with the same value and reason changes
+    // nothing (re-imports are idempotent), any other value or reason is a new setting, now.
+    const existingOverrides = new Map<string, { value: number; reason: string }>();
+    const overrideVendors = [...new Set(b.override.map((o) => vendorIds.get(o.vendorSlug)!))];
+    for (const part of chunked(overrideVendors, 5000)) {
+      for (const r of await trx
+        .selectFrom('overrides')
+        .select(['vendor_id', 'field', 'value', 'reason'])
+        .where('vendor_id', 'in', part)
+        .execute()) {
+        existingOverrides.set(`${r.vendor_id}/${r.field}`, { value: Number(r.value), reason: r.reason });
+      }
+    }
+    const sets = b.override.filter((o) => {
+      if (o.value === null) return false;
+      const old = existingOverrides.get(`${vendorIds.get(o.vendorSlug)}/${o.field}`);
+      return !old || old.value !== o.value || old.reason !== (o.reason ?? '');
+    });
     await upsertRows(
       trx,
       caps,
@@ -369,10 +386,9 @@ export class KyselyImportStore implements ImportStore {
         value: o.value!,
         reason: o.reason ?? '',
         set_by: o.setBy ?? 'import',
+        created_at: now,
       })),
       ['vendor_id', 'field'],
-      // When the override was first set; re-importing the same override must change nothing.
-      { defaults: { created_at: now } },
     );
     for (const o of b.override) {
       if (o.value === null) {

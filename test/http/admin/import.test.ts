@@ -106,7 +106,8 @@ describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
     const result = await new Validator().validate(res.json());
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
-    expect(Object.keys(res.json().paths)).toEqual(['/import']);
+    // The operator API's other routes share the document (test/http/admin/openapi.test.ts).
+    expect(Object.keys(res.json().paths)).toContain('/import');
   });
 });
 
