@@ -1,4 +1,6 @@
 import { type Config, loadConfig } from '../config/config.ts';
+import { systemClock } from '../core/clock.ts';
+import { Operator } from '../core/operator/operator.ts';
 import { type OpenedStore, openStore, parseDatabaseUrl } from '../storage/open-store.ts';
 
 /** Opens the configured store (migrating it), runs `fn`, always closes. */
@@ -12,4 +14,26 @@ export async function withStore<T>(
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Like withStore, with the operator use cases (src/core/operator) over the opened store: the CLI
+ * runs the same code as the operator API. A running server notices the writes through the data
+ * version the write path bumps, so there is no `afterWrite` here.
+ */
+export function withOperator<T>(
+  fn: (operator: Operator, store: OpenedStore, config: Readonly<Config>) => Promise<T>,
+): Promise<T> {
+  return withStore((store, config) =>
+    fn(
+      new Operator({
+        store: store.operator,
+        writer: store.imports,
+        clock: systemClock,
+        historyLength: config.scoreHistoryLength,
+      }),
+      store,
+      config,
+    ),
+  );
 }

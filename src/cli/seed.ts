@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { systemClock } from '../core/clock.ts';
-import { scaleDataset } from '../core/seed/scale-dataset.ts';
+import { REVIEWS_PER_VENDOR, scaleDataset } from '../core/seed/scale-dataset.ts';
 import { seedDemo } from '../core/seed/seed-demo.ts';
 import { withStore } from './context.ts';
 import { positiveInt } from './output.ts';
@@ -25,21 +25,31 @@ export function seedCommand(program: Command): void {
     });
   seed
     .command('scale')
-    .description('Load a large synthetic dataset for benchmarks, in one transaction.')
+    .description(
+      'Load a large synthetic dataset for benchmarks, in one transaction. Scores come from the evidence ' +
+        '(batches, labs, prices, reviews); one vendor in 200 also has an operator override.',
+    )
     .option('--vendors <n>', 'vendors', '10000')
     .option('--batches <n>', 'batches', '1000000')
     .option('--peptides <n>', 'peptides', '2000')
-    .option('--reviews <n>', 'reviews', '0')
-    .action(async (o: { vendors: string; batches: string; peptides: string; reviews: string }) => {
+    .option('--reviews <n>', `reviews (default ${REVIEWS_PER_VENDOR} per vendor; 0 for none)`)
+    .action(async (o: { vendors: string; batches: string; peptides: string; reviews?: string }) => {
+      const vendors = positiveInt('--vendors', o.vendors, 1_000_000);
       const opts = {
-        vendors: positiveInt('--vendors', o.vendors, 1_000_000),
+        vendors,
         batches: positiveInt('--batches', o.batches, 50_000_000),
         peptides: positiveInt('--peptides', o.peptides, 100_000),
-        reviews: o.reviews === '0' ? 0 : positiveInt('--reviews', o.reviews, 50_000_000),
+        reviews:
+          o.reviews === undefined
+            ? REVIEWS_PER_VENDOR * vendors
+            : o.reviews === '0'
+              ? 0
+              : positiveInt('--reviews', o.reviews, 50_000_000),
       };
       await withStore(async (store) => {
         const started = Date.now();
-        const total = opts.vendors * 6 + opts.batches + opts.peptides + opts.reviews;
+        // Vendors, their listings (about 9 price rows each) and the rest; only for the progress bar.
+        const total = opts.vendors * 10 + opts.batches + opts.peptides + opts.reviews;
         const bar = new Progress('seeding');
         // Generated records are valid by construction (and tested so): they skip per-line parsing.
         const counts = await store.imports.applyChunks(scaleDataset(opts, systemClock.now()), {

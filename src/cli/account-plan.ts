@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import { notFound } from '../core/errors.ts';
+import { PLANS } from '../core/keys/model.ts';
+import type { AccountPatch } from '../core/operator/model.ts';
+import { withOperator } from './context.ts';
+import { choice, out } from './operator-io.ts';
+import { CliError, positiveInt } from './output.ts';
+
+/**
+ * `accounts plan`: added to the existing `accounts` command (src/cli/accounts.ts), so `accounts
+ * create`, `accounts list` and `accounts plan` are one group.
+ */
+export function accountPlanCommand(program: Command): void {
+  const accounts = program.commands.find((c) => c.name() === 'accounts');
+  if (!accounts) throw new Error('register the accounts command before accounts plan');
+  accounts
+    .command('plan')
+    .argument('<name>', 'account name')
+    .requiredOption('--plan <plan>', `one of ${PLANS.join(', ')}`)
+    .option('--rate-limit-a <n>', 'custom plan: requests per UTC hour on /v1, or "default"')
+    .option('--rate-limit-b <n>', 'custom plan: requests per rolling 24 h on /api/v1, or "default"')
+    .description(
+      'Change the plan (and custom limits) of an existing account; running servers apply it on the next request. Limits not given are kept.',
+    )
+    .action(async (name: string, o: { plan: string; rateLimitA?: string; rateLimitB?: string }) => {
+      const patch: AccountPatch = { plan: choice('--plan', o.plan, PLANS) };
+      if (o.rateLimitA !== undefined) patch.rateLimitA = limit('--rate-limit-a', o.rateLimitA);
+      if (o.rateLimitB !== undefined) patch.rateLimitB = limit('--rate-limit-b', o.rateLimitB);
+      await withOperator(async (op, store) => {
+        const before = await store.accounts.findByName(name);
+        if (!before) throw notFound('Account', name);
+        await op.updateAccount(name, patch);
+        const after = (await store.accounts.findByName(name)) ?? before;
+        const was = before.plan === after.plan ? '' : ` (was ${before.plan})`;
+        out(
+          `account ${name}: plan ${after.plan}${was}; rate limit A ${shown(after.rateLimitA, '/h')}, ` +
+            `B ${shown(after.rateLimitB, '/24h')}`,
+        );
+      });
+    });
+}
+
+function limit(name: string, raw: string): number | null {
+  if (raw === 'default') return null;
+  try {
+    return positiveInt(name, raw);
+  } catch {
+    throw new CliError(`${name} must be a whole number of at least 1 or "default", got '${raw}'`);
+  }
+}
+
+const shown = (n: number | null, unit: string): string => (n === null ? 'plan default' : `${n}${unit}`);
