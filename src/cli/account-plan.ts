@@ -3,7 +3,7 @@ import { notFound } from '../core/errors.ts';
 import { PLANS } from '../core/keys/model.ts';
 import type { AccountPatch } from '../core/operator/model.ts';
 import { withOperator } from './context.ts';
-import { choice, out } from './operator-io.ts';
+import { actorOf, actorOption, choice, out } from './operator-io.ts';
 import { CliError, positiveInt } from './output.ts';
 
 /**
@@ -13,8 +13,7 @@ import { CliError, positiveInt } from './output.ts';
 export function accountPlanCommand(program: Command): void {
   const accounts = program.commands.find((c) => c.name() === 'accounts');
   if (!accounts) throw new Error('register the accounts command before accounts plan');
-  accounts
-    .command('plan')
+  actorOption(accounts.command('plan'))
     .argument('<name>', 'account name')
     .requiredOption('--plan <plan>', `one of ${PLANS.join(', ')}`)
     .option('--rate-limit-a <n>', 'custom plan: requests per UTC hour on /v1, or "default"')
@@ -22,22 +21,24 @@ export function accountPlanCommand(program: Command): void {
     .description(
       'Change the plan (and custom limits) of an existing account; running servers apply it on the next request. Limits not given are kept.',
     )
-    .action(async (name: string, o: { plan: string; rateLimitA?: string; rateLimitB?: string }) => {
-      const patch: AccountPatch = { plan: choice('--plan', o.plan, PLANS) };
-      if (o.rateLimitA !== undefined) patch.rateLimitA = limit('--rate-limit-a', o.rateLimitA);
-      if (o.rateLimitB !== undefined) patch.rateLimitB = limit('--rate-limit-b', o.rateLimitB);
-      await withOperator(async (op, store) => {
-        const before = await store.accounts.findByName(name);
-        if (!before) throw notFound('Account', name);
-        await op.updateAccount(name, patch);
-        const after = (await store.accounts.findByName(name)) ?? before;
-        const was = before.plan === after.plan ? '' : ` (was ${before.plan})`;
-        out(
-          `account ${name}: plan ${after.plan}${was}; rate limit A ${shown(after.rateLimitA, '/h')}, ` +
-            `B ${shown(after.rateLimitB, '/24h')}`,
-        );
-      });
-    });
+    .action(
+      async (name: string, o: { plan: string; rateLimitA?: string; rateLimitB?: string; as?: string }) => {
+        const patch: AccountPatch = { plan: choice('--plan', o.plan, PLANS) };
+        if (o.rateLimitA !== undefined) patch.rateLimitA = limit('--rate-limit-a', o.rateLimitA);
+        if (o.rateLimitB !== undefined) patch.rateLimitB = limit('--rate-limit-b', o.rateLimitB);
+        await withOperator(async (op, store) => {
+          const before = await store.accounts.findByName(name);
+          if (!before) throw notFound('Account', name);
+          await op.updateAccount(name, patch, actorOf(o));
+          const after = (await store.accounts.findByName(name)) ?? before;
+          const was = before.plan === after.plan ? '' : ` (was ${before.plan})`;
+          out(
+            `account ${name}: plan ${after.plan}${was}; rate limit A ${shown(after.rateLimitA, '/h')}, ` +
+              `B ${shown(after.rateLimitB, '/24h')}`,
+          );
+        });
+      },
+    );
 }
 
 function limit(name: string, raw: string): number | null {

@@ -2,23 +2,22 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type ListingRow, MAX_LISTING_ROWS } from '../core/operator/operator.ts';
 import { withOperator } from './context.ts';
-import { out, printOutcome } from './operator-io.ts';
+import { actorOf, actorOption, out, printOutcome } from './operator-io.ts';
 import { CliError } from './output.ts';
 
 export function listingsCommand(program: Command): void {
   const listings = program.command('listings').description("A vendor's live price feed.");
-  listings
-    .command('put')
+  actorOption(listings.command('put'))
     .argument('<vendor>', 'vendor slug')
     .argument('<file>', 'JSON (an array of rows, or {"rows": [...]}) or JSON Lines; - for standard input')
     .description(
       'Put live listings: rows {peptideSlug, vialMg, totalUsd, inStock, updatedAt?}; a live row replaces the ' +
         `baseline row of the same peptide and vial size and goes stale 72 h after updatedAt (default now). 1 to ${MAX_LISTING_ROWS} rows; all or nothing.`,
     )
-    .action(async (vendor: string, file: string) => {
+    .action(async (vendor: string, file: string, o: { as?: string }) => {
       const rows = parseListingRows(await readInput(file));
       await withOperator(async (op) => {
-        const r = await op.putListings(vendor, rows);
+        const r = await op.putListings(vendor, rows, actorOf(o));
         out(`put ${r.rows} listing${r.rows === 1 ? '' : 's'} for ${vendor}`);
         printOutcome(r);
       });

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { withOperator } from './context.ts';
-import { out, printOutcome, wholeNumber } from './operator-io.ts';
+import { actorOf, actorOption, out, printOutcome, wholeNumber } from './operator-io.ts';
 
 export function reviewsCommand(program: Command): void {
   const reviews = program.command('reviews').description('Add customer reviews and vendor replies.');
 
-  reviews
-    .command('add')
+  actorOption(reviews.command('add'))
     .requiredOption('--vendor <vendor>', 'vendor slug')
     .requiredOption('--rating <n>', 'stars, 1 to 5')
     .requiredOption('--title <text>', 'title (at most 200 characters)')
@@ -24,40 +23,49 @@ export function reviewsCommand(program: Command): void {
         author: string;
         id?: string;
         createdAt?: string;
+        as?: string;
       }) => {
         const rating = wholeNumber('--rating', o.rating, 1, 5);
         await withOperator(async (op) => {
-          const r = await op.addReview({
-            vendorSlug: o.vendor,
-            rating,
-            title: o.title,
-            body: o.body,
-            author: o.author,
-            ...(o.id !== undefined ? { id: o.id } : {}),
-            ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
-          });
+          const r = await op.addReview(
+            {
+              vendorSlug: o.vendor,
+              rating,
+              title: o.title,
+              body: o.body,
+              author: o.author,
+              ...(o.id !== undefined ? { id: o.id } : {}),
+              ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
+            },
+            actorOf(o),
+          );
           out(`added review ${r.id} to ${o.vendor} (${rating}★)`);
           printOutcome(r);
         });
       },
     );
 
-  reviews
-    .command('reply')
+  actorOption(reviews.command('reply'))
     .argument('<review>', 'review id')
     .requiredOption('--account <name>', 'the account that owns (has claimed) the reviewed vendor')
     .requiredOption('--body <text>', 'text (1 to 10,000 characters)')
     .option('--created-at <time>', 'ISO 8601 time it was written, not in the future (default: now)')
     .description('Reply to a review for its vendor. One reply per review, by the owning account.')
-    .action(async (reviewId: string, o: { account: string; body: string; createdAt?: string }) => {
-      await withOperator(async (op) => {
-        const r = await op.reply(reviewId, {
-          account: o.account,
-          body: o.body,
-          ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
+    .action(
+      async (reviewId: string, o: { account: string; body: string; createdAt?: string; as?: string }) => {
+        await withOperator(async (op) => {
+          const r = await op.reply(
+            reviewId,
+            {
+              account: o.account,
+              body: o.body,
+              ...(o.createdAt !== undefined ? { createdAt: o.createdAt } : {}),
+            },
+            actorOf(o),
+          );
+          out(`replied to review ${reviewId} as ${o.account}`);
+          printOutcome(r);
         });
-        out(`replied to review ${reviewId} as ${o.account}`);
-        printOutcome(r);
-      });
-    });
+      },
+    );
 }

@@ -106,8 +106,8 @@ export class Operator {
     return this.requireVendor(slug);
   }
 
-  async updateAccount(name: string, patch: AccountPatch): Promise<WriteOutcome> {
-    return this.write([{ type: 'account', name, ...patch }], 'account updated');
+  async updateAccount(name: string, patch: AccountPatch, actor: Actor): Promise<WriteOutcome> {
+    return this.write([{ type: 'account', name, ...patch }], `account updated by ${actor}`);
   }
 
   /** Verified, pending and listing plan. Verifying stamps verifiedAt; unverifying clears it. */
@@ -160,15 +160,18 @@ export class Operator {
     );
   }
 
-  async addReview(input: {
-    id?: string;
-    vendorSlug: string;
-    rating: number;
-    title: string;
-    body: string;
-    author: string;
-    createdAt?: string;
-  }): Promise<{ id: string } & WriteOutcome> {
+  async addReview(
+    input: {
+      id?: string;
+      vendorSlug: string;
+      rating: number;
+      title: string;
+      body: string;
+      author: string;
+      createdAt?: string;
+    },
+    actor: Actor,
+  ): Promise<{ id: string } & WriteOutcome> {
     await this.requireVendor(input.vendorSlug);
     const id = input.id ?? `rev_${randomBytes(8).toString('hex')}`;
     if (input.id !== undefined && (await this.deps.store.review(input.id))) {
@@ -176,7 +179,7 @@ export class Operator {
     }
     const out = await this.write(
       [{ type: 'review', ...input, id, createdAt: input.createdAt ?? this.nowIso() }],
-      'review added',
+      `review added by ${actor}`,
     );
     return { id, ...out };
   }
@@ -185,6 +188,7 @@ export class Operator {
   async reply(
     reviewId: string,
     input: { body: string; account: string; createdAt?: string },
+    actor: Actor,
   ): Promise<WriteOutcome> {
     const review = await this.deps.store.review(reviewId);
     if (!review) throw notFound('Review', reviewId);
@@ -212,7 +216,7 @@ export class Operator {
           createdAt: input.createdAt ?? this.nowIso(),
         },
       ],
-      'review reply',
+      `review reply by ${actor}`,
     );
   }
 
@@ -266,6 +270,7 @@ export class Operator {
   async putListings(
     vendorSlug: string,
     rows: readonly ListingRow[],
+    actor: Actor,
   ): Promise<{ rows: number } & WriteOutcome> {
     await this.requireVendor(vendorSlug);
     if (rows.length === 0 || rows.length > MAX_LISTING_ROWS) {
@@ -287,7 +292,7 @@ export class Operator {
         inStock: r.inStock,
         updatedAt: r.updatedAt ?? now,
       })),
-      'listing feed',
+      `listing feed by ${actor}`,
       (i) => `rows[${i}]`,
     );
     return { rows: rows.length, ...out };

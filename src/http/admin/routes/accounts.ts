@@ -3,6 +3,7 @@ import { invalidParameter, notFound } from '../../../core/errors.ts';
 import { createAccount, createKey, listKeys, revokeKey } from '../../../core/keys/manage-keys.ts';
 import type { AccountPatch } from '../../../core/operator/model.ts';
 import type { AppServices } from '../../services.ts';
+import { actorOf } from '../operator-header.ts';
 import { presentAccount, presentKey } from '../present.ts';
 import {
   AccountParams,
@@ -93,7 +94,7 @@ export function accountRoutes(app: FastifyInstance, s: AppServices): void {
       const patch: AccountPatch = { plan: b.plan ?? current.plan };
       if (b.rateLimitA !== undefined) patch.rateLimitA = b.rateLimitA;
       if (b.rateLimitB !== undefined) patch.rateLimitB = b.rateLimitB;
-      await s.operator.updateAccount(name, patch);
+      await s.operator.updateAccount(name, patch, actorOf(request));
       const after = await s.store.accounts.findByName(name);
       return presentAccount(after ?? current);
     },

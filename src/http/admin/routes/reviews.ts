@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../services.ts';
+import { actorOf } from '../operator-header.ts';
 import {
   AdminReplyCreated,
   AdminReviewCreated,
@@ -34,7 +35,7 @@ export function reviewRoutes(app: FastifyInstance, s: AppServices): void {
       preValidation: strictJsonBody(),
     },
     async (request, reply) => {
-      const out = await s.operator.addReview(request.body);
+      const out = await s.operator.addReview(request.body, actorOf(request));
       return reply
         .code(201)
         .send({ id: out.id, vendorSlug: request.body.vendorSlug, scoreChanges: out.scoreChanges });
@@ -66,7 +67,7 @@ export function reviewRoutes(app: FastifyInstance, s: AppServices): void {
     },
     async (request, reply) => {
       const { id } = request.params;
-      const out = await s.operator.reply(id, request.body);
+      const out = await s.operator.reply(id, request.body, actorOf(request));
       return reply
         .code(201)
         .send({ reviewId: id, account: request.body.account, scoreChanges: out.scoreChanges });

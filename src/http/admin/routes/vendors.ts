@@ -124,7 +124,7 @@ export function vendorRoutes(app: FastifyInstance, s: AppServices): void {
     },
     async (request) => {
       const { slug } = request.params;
-      const out = await s.operator.putListings(slug, request.body.rows);
+      const out = await s.operator.putListings(slug, request.body.rows, actorOf(request));
       return { vendorSlug: slug, rows: out.rows, scoreChanges: out.scoreChanges };
     },
   );
