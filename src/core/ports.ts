@@ -105,6 +105,20 @@ export interface ExistingKeys {
   reviews: Set<string>;
 }
 
+/**
+ * Preconditions of an operator write, checked by the store inside the write transaction (under
+ * its write lock), so two concurrent requests cannot both see them hold. Failing one is a
+ * DomainError `conflict` and nothing is written.
+ */
+export interface WriteExpectations {
+  /** Review ids that must not exist yet. */
+  newReviews?: string[];
+  /** Reviews that must not have a reply yet. */
+  unrepliedReviews?: string[];
+  /** Batches that must still be pending. */
+  pendingBatches?: { vendorSlug: string; batchId: string }[];
+}
+
 /** Reads the operator API needs; its writes go through the import path (one write path). */
 export interface OperatorStore {
   vendor(slug: string, historyLength: number): Promise<VendorAdminView | null>;

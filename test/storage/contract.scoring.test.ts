@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../src/core/clock.ts';
 import type { BatchImportRecord, ImportBatch, ImportRecord } from '../../src/core/import/records.ts';
+import { Operator } from '../../src/core/operator/operator.ts';
 import { compositeOf } from '../../src/core/scoring/composite.ts';
 import { NO_EVIDENCE, type VendorEvidenceSums } from '../../src/core/scoring/evidence.ts';
 import { DEFAULT_METHOD } from '../../src/core/scoring/method.ts';
@@ -278,6 +279,19 @@ describe.each(DIALECTS)('storage contract: scores from evidence (%s)', (dialect)
     expect(row.account_id).not.toBeNull();
   });
 
+  it('an imported reply that names an account other than the owner is refused, and nothing is written', async () => {
+    await apply([{ type: 'account', name: 'stranger', plan: 'pro' }], later(1));
+    const omit = { vendors: ['updated_at'] };
+    const snapshot = await dumpTables(store.kysely, omit);
+    await expect(
+      apply(
+        [{ type: 'reply', reviewId: 'r2', body: 'Not mine', createdAt: later(2), account: 'stranger' }],
+        later(2),
+      ),
+    ).rejects.toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining('does not own') });
+    expect(await dumpTables(store.kysely, omit)).toEqual(snapshot);
+  });
+
   it('an override pins a pillar after computation, and clearing it restores the computed value', async () => {
     const before = await vendorRow();
     await apply(
@@ -386,6 +400,92 @@ describe.each(DIALECTS)('storage contract: scores from evidence (%s)', (dialect)
     const after = await vendorRow();
     expect(after.coa).toBeLessThan(before.coa!);
     expect((await history()).at(-1)?.reason).toBe('recompute');
+  });
+
+  it('a write that fails after the recompute rolls back the scores, the history and the events with it', async () => {
+    const omit = { vendors: ['updated_at'] };
+    const snapshot = await dumpTables(store.kysely, omit);
+    const version = (await store.state.read()).dataVersion;
+    let recomputed = 0;
+    await expect(
+      store.imports.applyChunks(
+        [
+          importBatch([
+            review('r9', 1, ago(1)),
+            { type: 'override', vendorSlug: 'acme', field: 'score', value: 5, reason: 'x' },
+            { ...batch('A-5', 'p3', 99.5, 'trusty', ago(1)), submittedAt: ago(2) },
+          ]),
+        ],
+        {
+          nowIso: later(9),
+          reason: 'fail',
+          onRecompute: (r) => {
+            recomputed = r.changes.length;
+            throw new Error('failure after the recompute and its events were written');
+          },
+        },
+      ),
+    ).rejects.toThrow('after the recompute');
+    expect(recomputed).toBe(1); // the score did move inside the transaction…
+    expect(await dumpTables(store.kysely, omit)).toEqual(snapshot); // …and nothing of it stayed
+    expect((await store.state.read()).dataVersion).toBe(version);
+  });
+
+  it('a review moved to another vendor recomputes the vendor it left', async () => {
+    await apply([{ type: 'vendor', slug: 'other', name: 'Other' }], later(1));
+    const before = await vendorRow();
+    await apply(
+      [{ ...(review('r3', 2, ago(500)) as Extract<ImportRecord, { type: 'review' }>), vendorSlug: 'other' }],
+      later(2),
+    );
+    const after = await vendorRow();
+    expect(after.sentiment).not.toBe(before.sentiment);
+    const fresh2 = await store.imports.recomputeAll({ nowIso: later(2), reason: 'check' });
+    expect(fresh2.updated).toBe(0);
+  });
+
+  it('concurrent writes to one vendor serialise: the stored scores are what a full recompute gives, and events chain', async () => {
+    const approve = { ...batch('A-5', 'p3', 99.5, 'trusty', ago(1)), submittedAt: ago(2) };
+    await Promise.all([apply([review('r5', 1, ago(1))], later(1)), apply([approve], later(1))]);
+    const check = await store.imports.recomputeAll({ nowIso: later(1), reason: 'check' });
+    expect(check.updated).toBe(0);
+    const changes = await events('score.changed');
+    for (let i = 1; i < changes.length; i++) {
+      expect(changes[i]!.data.previous_score).toBe(changes[i - 1]!.data.new_score);
+    }
+    expect(changes.map((e) => e.seq)).toEqual([...changes.map((e) => e.seq)].sort((a, b) => a - b));
+    expect(changes.at(-1)?.data.new_score).toBe((await vendorRow()).score);
+  });
+
+  it("an operator's preconditions hold under concurrency: one reply per review, one decision per batch", async () => {
+    const op = new Operator({
+      store: store.operator,
+      writer: store.imports,
+      clock: { now: () => T0 + 60_000 },
+      historyLength: 30,
+    });
+    const replies = await Promise.allSettled([
+      op.reply('r1', { body: 'first', account: 'owner-co' }, 'a'),
+      op.reply('r1', { body: 'second', account: 'owner-co' }, 'b'),
+    ]);
+    expect(replies.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(replies.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'conflict' } });
+    const stored = await store.kysely
+      .selectFrom('replies')
+      .select('body')
+      .where('review_id', '=', 'r1')
+      .execute();
+    const [event] = await events('review.reply');
+    expect(stored).toHaveLength(1);
+    expect(event!.data.body).toBe(stored[0]!.body);
+
+    const completion = { purity: 99, lab: 'trusty', testMethod: 'HPLC', testedAt: ago(1) };
+    const decisions = await Promise.allSettled([
+      op.reviewBatch('acme', 'A-5', 'approve', completion, 'a'),
+      op.reviewBatch('acme', 'A-5', 'reject', {}, 'b'),
+    ]);
+    expect(decisions.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect((await events('coa.approved')).length + (await events('coa.rejected')).length).toBe(1);
   });
 
   it('a failed write leaves scores, history and the outbox exactly as they were', async () => {

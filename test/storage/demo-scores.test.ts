@@ -10,7 +10,10 @@ describe('demo dataset scored by method v1 (sqlite)', () => {
   let fresh: FreshStore;
   beforeAll(async () => {
     fresh = await openFreshStore('sqlite');
-    await fresh.store.imports.apply(demoDataset(T0), { nowIso: new Date(T0).toISOString(), reason: 'demo seed' });
+    await fresh.store.imports.apply(demoDataset(T0), {
+      nowIso: new Date(T0).toISOString(),
+      reason: 'demo seed',
+    });
   });
   afterAll(async () => fresh?.close());
 

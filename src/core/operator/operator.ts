@@ -4,7 +4,7 @@ import { DomainError, notFound } from '../errors.ts';
 import type { EventQuery, StoredEvent } from '../events/model.ts';
 import { type ImportLineError, ImportParser } from '../import/parse-import.ts';
 import type { ImportBatch, OverrideField } from '../import/records.ts';
-import type { ExistingKeys, ImportCounts, OperatorStore } from '../ports.ts';
+import type { ExistingKeys, ImportCounts, OperatorStore, WriteExpectations } from '../ports.ts';
 import type { RecomputeResult } from '../scoring/score-events.ts';
 import type { ListingPlan } from '../vendors/model.ts';
 import type {
@@ -21,7 +21,7 @@ export interface OperatorWriter {
   existingKeys(batch: ImportBatch): Promise<ExistingKeys>;
   applyWithResult(
     batch: ImportBatch,
-    opts: { nowIso: string; reason: string },
+    opts: { nowIso: string; reason: string; expect?: WriteExpectations },
   ): Promise<{ counts: ImportCounts; recompute: RecomputeResult }>;
   recomputeAll(opts: { nowIso: string; reason: string }): Promise<RecomputeResult>;
 }
@@ -75,6 +75,7 @@ export class Operator {
     records: Record<string, unknown>[],
     reason: string,
     label: (i: number) => string = () => '',
+    expect?: WriteExpectations,
   ): Promise<WriteOutcome> {
     const parser = new ImportParser(this.deps.clock.now());
     for (const [i, r] of records.entries()) parser.addValue(r, i + 1);
@@ -85,6 +86,7 @@ export class Operator {
     const { recompute } = await this.deps.writer.applyWithResult(parser.batch, {
       nowIso: this.nowIso(),
       reason,
+      ...(expect ? { expect } : {}),
     });
     await this.deps.afterWrite?.();
     return {
@@ -180,6 +182,8 @@ export class Operator {
     const out = await this.write(
       [{ type: 'review', ...input, id, createdAt: input.createdAt ?? this.nowIso() }],
       `review added by ${actor}`,
+      undefined,
+      { newReviews: [id] },
     );
     return { id, ...out };
   }
@@ -217,6 +221,8 @@ export class Operator {
         },
       ],
       `review reply by ${actor}`,
+      undefined,
+      { unrepliedReviews: [reviewId] },
     );
   }
 
@@ -261,6 +267,8 @@ export class Operator {
     const out = await this.write(
       [record],
       decision === 'approve' ? `batch approved by ${actor}` : `batch rejected by ${actor}`,
+      undefined,
+      { pendingBatches: [{ vendorSlug, batchId: b.batchId }] },
     );
     const after = await this.deps.store.batch(vendorSlug, batchId);
     return { ...out, batch: after! };

@@ -23,18 +23,34 @@ export interface ScaleOptions {
   batches: number;
   /** Default 2000. */
   peptides?: number;
-  /** Default 0. */
+  /** Default REVIEWS_PER_VENDOR × vendors (200,000 for 10,000 vendors). */
   reviews?: number;
   seed?: number;
 }
 
+/**
+ * Bumped whenever the generator's output changes for the same options, so a stored scale database
+ * (the bench's `.bench/scale.db`) can tell that it is out of date.
+ */
+export const SCALE_DATASET_VERSION = 2;
+/** Reviews per vendor when `reviews` is not given. */
+export const REVIEWS_PER_VENDOR = 20;
+/** One vendor in this many has an operator override (a composite or one pillar), with a reason. */
+export const OVERRIDE_EVERY = 200;
+/** Share of vendors that are new on the platform: submitted batches only, none approved yet (unscored). */
+export const NEWCOMER_SHARE = 0.02;
+
 const LABS = 20;
 const UNTRUSTED_LABS = 4;
-const PRICES_PER_VENDOR = 3;
+/** A vendor lists between MIN_LISTED and MAX_LISTED peptides (fewer when there are fewer peptides). */
+const MIN_LISTED = 2;
+const MAX_LISTED = 6;
 const VIALS = [2, 5, 10, 20];
 const METHODS = ['HPLC', 'HPLC-MS', 'LC-MS', 'UPLC-MS'];
 const SOURCES = ['vendor-upload', 'third-party', 'community'];
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+/** Days after testing beyond which a batch is stale (the default of BATCH_STALE_DAYS). */
+const STALE_DAYS = 150;
 
 interface Stem {
   name: string;
@@ -95,15 +111,26 @@ export function scaleVendorName(i: number, width = 4): string {
   return `${a} ${b} ${c} ${pad(i, width)}`;
 }
 
+/** Whether scale vendor `v` carries an operator override (every OVERRIDE_EVERY-th, from the 8th). */
+export const scaleVendorHasOverride = (v: number): boolean => v % OVERRIDE_EVERY === 7;
+
 const checkCount = (name: string, n: number, min: number): void => {
   if (!Number.isSafeInteger(n) || n < min)
     throw new RangeError(`${name} must be an integer ≥ ${min}, got ${n}`);
 };
 
-/** Chunks in dependency order: labs + peptides, vendors (+ their pillar overrides), prices, batches, reviews. */
+/**
+ * Chunks in dependency order: labs + peptides, vendors (+ a few overrides), prices, batches,
+ * reviews. Scores are meant to come from the evidence (docs/methodology.md), so the evidence is
+ * shaped per vendor: each vendor has a quality that moves its purity level and spread, its share
+ * of trusted labs and of public CoA links, its ratings and how much of its catalog it keeps tested;
+ * an activity (log-normal) that sets how many batches and reviews it has; and a history span that
+ * bounds every date on its record. A few vendors are newcomers with nothing approved (unscored),
+ * some are dormant (every CoA stale).
+ */
 export function scaleDataset(opts: ScaleOptions, nowMs: number, chunkSize = 10_000): Generator<ImportBatch> {
   const peptides = opts.peptides ?? 2000;
-  const reviews = opts.reviews ?? 0;
+  const reviews = opts.reviews ?? REVIEWS_PER_VENDOR * opts.vendors;
   checkCount('vendors', opts.vendors, opts.batches > 0 || reviews > 0 ? 1 : 0);
   checkCount('batches', opts.batches, 0);
   checkCount('peptides', peptides, 1);
@@ -121,11 +148,73 @@ function* generate(opts: Required<ScaleOptions>, nowMs: number, size: number): G
   const u = (i: number, salt: number): number => unitHash(i, (seed * 0x3c6ef372) ^ salt);
   const int = (i: number, salt: number, lo: number, hi: number): number =>
     lo + Math.floor(u(i, salt) * (hi - lo + 1));
+  /** Standard normal (Box–Muller) for (index, field); uses salts `salt` and `salt + 1`. */
+  const normal = (i: number, salt: number): number =>
+    Math.sqrt(-2 * Math.log(1 - u(i, salt))) * Math.cos(2 * Math.PI * u(i, salt + 1));
   const width = Math.max(4, String(vendors - 1).length);
   const vendorSlugs = Array.from({ length: vendors }, (_, i) => slugify(scaleVendorName(i, width)));
-  /** The k-th of the (distinct) peptides vendor v sells. */
+
+  // Per-vendor traits, derived once (a few dozen bytes per vendor).
+  const quality = new Float64Array(vendors);
+  /** Running sum of activity: batches and reviews pick their vendor in proportion to it. */
+  const activity = new Float64Array(vendors);
+  /** Days the vendor has been on record: no date of its evidence is older. */
+  const historyDays = new Float64Array(vendors);
+  /** Peptides listed, and how many of them it has batches of (a prefix of its list). */
+  const listed = new Uint8Array(vendors);
+  const testedCount = new Uint8Array(vendors);
+  /** Newcomers have submitted batches only, none approved: they stay unscored. */
+  const newcomer = new Uint8Array(vendors);
+  /** Share of submitted batches approved; of approved ones, share tested more than STALE_DAYS ago. */
+  const approvedShare = new Float64Array(vendors);
+  const staleShare = new Float64Array(vendors);
+  /** Tested purity: mean level and spread (standard deviation), percent. */
+  const purityLevel = new Float64Array(vendors);
+  const puritySpread = new Float64Array(vendors);
+  /** Shares of approved batches tested by a trusted lab and with a public CoA link. */
+  const trustedShare = new Float64Array(vendors);
+  const linkShare = new Float64Array(vendors);
+  /** Mean review rating, stars. */
+  const ratingMean = new Float64Array(vendors);
+  let acc = 0;
+  for (let v = 0; v < vendors; v++) {
+    // The mean of two uniforms: most vendors are middling, some very good or poor.
+    const q = (u(v, 20) + u(v, 21)) / 2;
+    quality[v] = q;
+    const history = 30 + 1070 * u(v, 23) ** 0.8;
+    historyDays[v] = history;
+    const isNew = u(v, 24) < NEWCOMER_SHARE;
+    newcomer[v] = isNew ? 1 : 0;
+    acc += Math.exp(0.8 * normal(v, 26)) * (isNew ? 0.05 : 1);
+    activity[v] = acc;
+    const n = Math.min(peptides, MIN_LISTED + Math.floor((MAX_LISTED - MIN_LISTED + 1) * u(v, 28) ** 1.5));
+    listed[v] = n;
+    testedCount[v] = Math.max(1, Math.round(n * (0.35 + 0.65 * q)));
+    approvedShare[v] = isNew ? 0 : 0.7 + 0.22 * q;
+    // Stale batches need a history longer than STALE_DAYS; a dormant vendor (5%) has only stale ones.
+    const dormant = history > STALE_DAYS + 70 && u(v, 25) < 0.05;
+    staleShare[v] = history <= STALE_DAYS + 20 ? 0 : dormant ? 1 : 0.04 + 0.35 * (1 - q) * u(v, 34);
+    purityLevel[v] = 96 + 3.6 * q;
+    puritySpread[v] = 0.15 + 1.3 * (1 - q) * u(v, 31);
+    trustedShare[v] = 0.35 + 0.6 * (0.5 * q + 0.5 * u(v, 32));
+    linkShare[v] = 0.1 + 0.85 * (0.5 * q + 0.5 * u(v, 33));
+    // A vendor's mean rating follows its quality, with its own offset.
+    ratingMean[v] = 1.8 + 3 * (0.7 * q + 0.3 * u(v, 29));
+  }
+  /** The vendor whose activity interval holds x ∈ [0, 1). */
+  const vendorAt = (x: number): number => {
+    const target = x * acc;
+    let lo = 0;
+    let hi = vendors - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (activity[mid]! > target) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  /** The k-th of the (distinct) peptides vendor v lists, k < listed[v] ≤ peptides. */
   const sold = (v: number, k: number): number => (hash32(v, seed ^ 0x5011) + k) % peptides;
-  const soldCount = Math.min(PRICES_PER_VENDOR, peptides);
   // Slugging is the slow part of a batch record, so do it once per peptide, not per batch.
   const pepNames = Array.from({ length: peptides }, (_, i) => peptideName(i));
   const pepSlugs = pepNames.map(slugify);
@@ -157,30 +246,40 @@ function* generate(opts: Required<ScaleOptions>, nowMs: number, size: number): G
 
   yield* chunks(vendors, size, (b, i) => {
     const slug = vendorSlugs[i]!;
-    const verified = u(i, 10) < 0.8;
+    const q = quality[i]!;
+    const verified = !newcomer[i] && u(i, 10) < 0.65 + 0.3 * q;
     const location = COUNTRIES[int(i, 11, 0, COUNTRIES.length - 1)]!;
     b.vendor.push({
       type: 'vendor',
       slug,
       name: scaleVendorName(i, width),
       location,
-      description: `Synthetic benchmark vendor from ${location} stocking ${soldCount} research peptides.`,
-      website: `https://${slug}.example`,
+      description:
+        u(i, 13) < 0.08
+          ? ''
+          : `Synthetic benchmark vendor from ${location} stocking ${listed[i]} research peptides.`,
+      website: u(i, 14) < 0.15 ? null : `https://${slug}.example`,
       listingPlan: u(i, 12) < 0.25 ? 'premium' : 'free',
       verified,
-      pending: !verified && u(i, 13) < 0.5,
-      verifiedAt: verified ? at(int(i, 14, DAY_MS, 900 * DAY_MS)) : null,
+      pending: !verified && u(i, 15) < 0.5,
+      verifiedAt: verified ? at(int(i, 16, DAY_MS, Math.floor(historyDays[i]! * DAY_MS))) : null,
     });
-    const base = int(i, 15, 45, 97);
-    PILLARS.forEach((field, k) => {
-      const value = Math.max(0, Math.min(100, base + int(i, 16 + k, -8, 8)));
-      b.override.push({ type: 'override', vendorSlug: slug, field, value, reason: 'scale seed' });
-    });
+    if (scaleVendorHasOverride(i)) {
+      const field = u(i, 17) < 0.5 ? 'score' : PILLARS[int(i, 18, 0, PILLARS.length - 1)]!;
+      b.override.push({
+        type: 'override',
+        vendorSlug: slug,
+        field,
+        value: int(i, 19, 30, 98),
+        reason: `scale seed: operator correction of ${field}`,
+      });
+    }
   });
 
-  yield* chunks(vendors, Math.max(1, Math.floor(size / soldCount)), (b, v) => {
-    for (let k = 0; k < soldCount; k++) {
-      const j = v * PRICES_PER_VENDOR + k;
+  // At most two price rows (baseline, live) per listing: chunks stay within `size` records.
+  yield* chunks(vendors, Math.max(1, Math.floor(size / (2 * MAX_LISTED))), (b, v) => {
+    for (let k = 0; k < listed[v]!; k++) {
+      const j = v * MAX_LISTED + k;
       const vialMg = VIALS[int(j, 30, 0, VIALS.length - 1)]!;
       const totalUsd = Math.round(vialMg * int(j, 31, 400, 2500)) / 100;
       const vendorSlug = vendorSlugs[v]!;
@@ -213,11 +312,11 @@ function* generate(opts: Required<ScaleOptions>, nowMs: number, size: number): G
   });
 
   yield* chunks(reviews, size, (b, i) => {
-    const v = int(i, 60, 0, vendors - 1);
-    const rating = [1, 2, 3, 4, 4, 5, 5, 5][int(i, 61, 0, 7)]!;
+    const v = vendorAt(u(i, 60));
+    const rating = Math.max(1, Math.min(5, Math.round(ratingMean[v]! + normal(i, 61))));
     const mood = sentimentOf(rating);
-    const peptide = pepNames[sold(v, int(i, 62, 0, soldCount - 1))]!;
-    let salt = 63;
+    const peptide = pepNames[sold(v, int(i, 63, 0, listed[v]! - 1))]!;
+    let salt = 64;
     const pick = <T>(xs: readonly T[]): T => xs[int(i, salt++, 0, xs.length - 1)]!;
     b.review.push({
       type: 'review',
@@ -227,38 +326,50 @@ function* generate(opts: Required<ScaleOptions>, nowMs: number, size: number): G
       title: fill(pick(TITLES[mood]), peptide),
       body: fill(pick(BODIES[mood]), peptide),
       author: authorHandle(pick, i),
-      createdAt: at(int(i, 70, HOUR_MS, 730 * DAY_MS)),
+      createdAt: at(int(i, 70, HOUR_MS, Math.floor(historyDays[v]! * DAY_MS))),
     });
   });
 
   // Object literals only: spreading a base object here made generation ~100x slower in V8.
   function scaleBatch(i: number): BatchImportRecord {
-    const v = int(i, 40, 0, vendors - 1);
+    const v = vendorAt(u(i, 40));
+    const history = historyDays[v]!;
     const vendorSlug = vendorSlugs[v]!;
     const batchId = scaleBatchId(i);
-    const peptideSlug = pepSlugs[sold(v, i % soldCount)]!;
+    const peptideSlug = pepSlugs[sold(v, int(i, 49, 0, testedCount[v]! - 1))]!;
     const r = u(i, 41);
-    // 70% approved and recent, 12% approved but stale (> 150 days), 10% pending, 8% rejected.
-    if (r >= 0.82) {
-      const status = r < 0.92 ? 'pending' : 'rejected';
-      const submittedAt = at(int(i, 42, HOUR_MS, 60 * DAY_MS));
+    if (r >= approvedShare[v]!) {
+      const status = u(i, 48) < (newcomer[v] ? 0.7 : 0.55) ? 'pending' : 'rejected';
+      const submittedAt = at(int(i, 42, HOUR_MS, Math.floor(Math.min(60, history) * DAY_MS)));
       return { type: 'batch', vendorSlug, batchId, peptideSlug, status, submittedAt };
     }
-    const testedAgo = r < 0.7 ? int(i, 43, DAY_MS, 140 * DAY_MS) : int(i, 43, 160 * DAY_MS, 500 * DAY_MS);
-    const lab = labSlugs[int(i, 44, 0, LABS - 1)]!;
+    const testedAgo =
+      u(i, 47) < staleShare[v]!
+        ? int(i, 43, (STALE_DAYS + 10) * DAY_MS, Math.floor(Math.min(history, 700) * DAY_MS))
+        : int(i, 43, DAY_MS, Math.floor(Math.min(history, STALE_DAYS - 10) * DAY_MS));
+    const purity = Math.min(
+      99.9,
+      Math.max(90, Math.round((purityLevel[v]! + puritySpread[v]! * normal(i, 53)) * 10) / 10),
+    );
+    const lab =
+      u(i, 44) < trustedShare[v]!
+        ? labSlugs[int(i, 50, UNTRUSTED_LABS, LABS - 1)]!
+        : labSlugs[int(i, 50, 0, UNTRUSTED_LABS - 1)]!;
+    const sourceUrl =
+      u(i, 51) < linkShare[v]! ? `https://${lab}.example/verify?report=${encodeURIComponent(batchId)}` : null;
     return {
       type: 'batch',
       vendorSlug,
       batchId,
       peptideSlug,
-      purity: (970 + int(i, 45, 0, 29)) / 10,
+      purity,
       lab,
       testMethod: METHODS[i % METHODS.length]!,
       testedAt: at(testedAgo),
       source: SOURCES[int(i, 46, 0, SOURCES.length - 1)]!,
-      sourceUrl: `https://${lab}.example/verify?report=${encodeURIComponent(batchId)}`,
+      sourceUrl,
       status: 'approved',
-      submittedAt: at(testedAgo - int(i, 47, 0, Math.min(2 * DAY_MS, testedAgo - HOUR_MS))),
+      submittedAt: at(testedAgo - int(i, 52, 0, Math.min(2 * DAY_MS, testedAgo - HOUR_MS))),
     };
   }
 }

@@ -107,7 +107,7 @@ const OverrideEntry = T.Object({
   value: T.Integer({ minimum: 0, maximum: 100 }),
   reason: T.String(),
   setBy: T.String({ description: 'Who set it (`X-Operator`; `import` for imported overrides).' }),
-  setAt: T.String({ format: 'date-time', description: 'When it was first set (ISO 8601).' }),
+  setAt: T.String({ format: 'date-time', description: 'When this value and reason were set (ISO 8601).' }),
 });
 
 const AccountOut = T.Object({

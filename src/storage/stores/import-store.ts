@@ -1,14 +1,15 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { ChangeSignal } from '../../core/catalog/change-signal.ts';
+import { DomainError } from '../../core/errors.ts';
 import type { NewEvent } from '../../core/events/model.ts';
 import { batchKey, type ImportBatch } from '../../core/import/records.ts';
-import type { ExistingKeys, ImportCounts, ImportStore } from '../../core/ports.ts';
+import type { ExistingKeys, ImportCounts, ImportStore, WriteExpectations } from '../../core/ports.ts';
 import { DEFAULT_METHOD, type MethodParams } from '../../core/scoring/method.ts';
 import type { DialectCapabilities } from '../dialect.ts';
 import type { BatchesTable, Database, PricesTable, ReviewsTable, VendorsTable } from '../schema.ts';
 import { appendEvents } from './outbox-store.ts';
 import { type RecomputeResult, recomputeVendors } from './recompute.ts';
-import { bumpVersion } from './state-store.ts';
+import { bumpVersion, lockForWrite } from './state-store.ts';
 import { chunked, upsertRows } from './upsert.ts';
 
 const flag = (b: boolean | undefined): number | undefined => (b === undefined ? undefined : b ? 1 : 0);
@@ -56,7 +57,7 @@ export class KyselyImportStore implements ImportStore {
   /** Like apply(), and also tells what the recomputation changed (the operator API shows it). */
   async applyWithResult(
     batch: ImportBatch,
-    opts: { nowIso: string; reason: string },
+    opts: { nowIso: string; reason: string; expect?: WriteExpectations },
   ): Promise<{ counts: ImportCounts; recompute: RecomputeResult }> {
     let recompute: RecomputeResult | undefined;
     const counts = await this.applyChunks([batch], { ...opts, onRecompute: (r) => (recompute = r) });
@@ -69,6 +70,7 @@ export class KyselyImportStore implements ImportStore {
    */
   async recomputeAll(opts: { nowIso: string; reason: string }): Promise<RecomputeResult> {
     const result = await this.db.transaction().execute(async (trx) => {
+      await lockForWrite(trx);
       const r = await recomputeVendors(trx, this.caps, 'all', { ...opts, method: this.method });
       if (r.updated > 0) await bumpVersion(trx, this.caps, 'data', opts.nowIso);
       return r;
@@ -88,9 +90,13 @@ export class KyselyImportStore implements ImportStore {
       reason: string;
       onChunk?: (counts: ImportCounts) => void;
       onRecompute?: (result: RecomputeResult) => void;
+      /** Conditions checked inside the transaction, under the write lock (operator writes). */
+      expect?: WriteExpectations;
     },
   ): Promise<ImportCounts> {
     const result = await this.db.transaction().execute(async (trx) => {
+      await lockForWrite(trx);
+      if (opts.expect) await checkExpectations(trx, opts.expect);
       const counts: ImportCounts = {};
       const affected = new Set<string>();
       for await (const chunk of chunks) {
@@ -284,6 +290,18 @@ export class KyselyImportStore implements ImportStore {
       'id',
       b.review.map((r) => r.id),
     );
+    // A review re-imported under another vendor leaves its old vendor: recompute that one too.
+    for (const part of chunked([...knownReviews], 5000)) {
+      for (const row of await trx
+        .selectFrom('reviews')
+        .innerJoin('vendors', 'vendors.id', 'reviews.vendor_id')
+        .select('vendors.slug as slug')
+        .distinct()
+        .where('reviews.id', 'in', part)
+        .execute()) {
+        affected.add(row.slug);
+      }
+    }
     for (const r of b.review) {
       if (knownReviews.has(r.id)) continue;
       knownReviews.add(r.id);
@@ -333,6 +351,29 @@ export class KyselyImportStore implements ImportStore {
         trx,
         b.reply.flatMap((r) => (r.account ? [r.account] : [])),
       );
+      // A reply that names its author must come from the account that owns the reviewed vendor.
+      const owners = new Map<string, number | null>();
+      for (const part of chunked(
+        [...new Set(b.reply.filter((r) => r.account).map((r) => r.reviewId))],
+        5000,
+      )) {
+        for (const row of await trx
+          .selectFrom('reviews')
+          .innerJoin('vendors', 'vendors.id', 'reviews.vendor_id')
+          .select(['reviews.id as id', 'vendors.owner_account_id as owner'])
+          .where('reviews.id', 'in', part)
+          .execute()) {
+          owners.set(row.id, row.owner);
+        }
+      }
+      for (const r of b.reply) {
+        if (r.account && owners.get(r.reviewId) !== accountIds.get(r.account)) {
+          throw new DomainError(
+            'invalid_parameter',
+            `reply to review '${r.reviewId}': account '${r.account}' does not own vendor '${vendorOf.get(r.reviewId)}'`,
+          );
+        }
+      }
       for (const r of b.reply) {
         if (replied.has(r.reviewId)) continue;
         replied.add(r.reviewId);
@@ -399,6 +440,37 @@ export class KyselyImportStore implements ImportStore {
           .execute();
       }
       affected.add(o.vendorSlug);
+    }
+  }
+}
+
+/** The operator's preconditions, re-checked under the write lock so concurrent requests cannot both pass. */
+async function checkExpectations(trx: Transaction<Database>, e: WriteExpectations): Promise<void> {
+  for (const id of e.newReviews ?? []) {
+    const row = await trx.selectFrom('reviews').select('id').where('id', '=', id).executeTakeFirst();
+    if (row) throw new DomainError('conflict', `Review '${id}' already exists.`);
+  }
+  for (const id of e.unrepliedReviews ?? []) {
+    const row = await trx
+      .selectFrom('replies')
+      .select('review_id')
+      .where('review_id', '=', id)
+      .executeTakeFirst();
+    if (row) throw new DomainError('conflict', `Review '${id}' already has a reply.`);
+  }
+  for (const b of e.pendingBatches ?? []) {
+    const row = await trx
+      .selectFrom('batches')
+      .innerJoin('vendors', 'vendors.id', 'batches.vendor_id')
+      .select('batches.status')
+      .where('vendors.slug', '=', b.vendorSlug)
+      .where('batches.batch_key', '=', batchKey(b.batchId))
+      .executeTakeFirst();
+    if (row?.status !== 'pending') {
+      throw new DomainError(
+        'conflict',
+        `Batch '${b.batchId}' of '${b.vendorSlug}' is ${row?.status ?? 'missing'}, not pending.`,
+      );
     }
   }
 }

@@ -49,3 +49,19 @@ export async function bumpVersion(
   }
   if (caps.name === 'postgres') await sql`select pg_notify(${CHANGE_CHANNEL}, ${what})`.execute(trx);
 }
+
+/**
+ * Serialises every catalog writer: the first statement of a write transaction. On PostgreSQL it
+ * row-locks `data_state` until commit, so concurrent writes to the same vendors cannot interleave
+ * their read-recompute-write, and outbox `seq` values are handed out in commit order (a reader
+ * paging by `seq` never skips an event committed late). On SQLite it takes the write lock at once,
+ * before anything is read, so a transaction never works from a snapshot another writer has
+ * already moved past. Writes are rare next to reads; one at a time costs nothing that matters.
+ */
+export async function lockForWrite(trx: Transaction<Database>): Promise<void> {
+  await trx
+    .updateTable('data_state')
+    .set((eb) => ({ data_version: eb.ref('data_version') }))
+    .where('id', '=', 1)
+    .execute();
+}
