@@ -137,6 +137,8 @@ async function meanPurity(trx: Transaction<Database>, ids: number[] | 'all'): Pr
     .where('purity', 'is not', null)
     .groupBy('vendor_id')
     .execute();
-  for (const r of rows) out.set(r.vendor_id, Math.round(Number(r.avg) * 10) / 10);
+  // PostgreSQL sums in no fixed order, so avg() can differ in its last bits between runs; the
+  // epsilon (far above that noise, far below a real difference) keeps a .x5 rounding stable.
+  for (const r of rows) out.set(r.vendor_id, Math.floor(Number(r.avg) * 10 + 0.5 + 1e-9) / 10);
   return out;
 }
