@@ -1,20 +1,32 @@
-import { spawnSync } from 'node:child_process';
 /**
  * `npm run bench`: throughput and latency of the service against a bare node:http ceiling serving
- * the same bytes, on the scale dataset, with wrk. See bench/README.md.
+ * the same bytes, on the scale dataset, with wrk; how fast an evidence change shows in the ranking
+ * (`freshness`); how long recomputing every vendor takes (`recompute`, SQLite and PostgreSQL).
+ * See bench/README.md.
  *
  *   npm run bench -- [--duration 10] [--rounds 3] [--connections 50] [--warmup 3]
- *                    [--only vendors|batches] [--fresh] [--profile]
+ *                    [--only NAME[,NAME…]] [--fresh] [--profile] [--pg URL|off] [--dir DIR]
  *
  * Exit status: 0 all targets met, 1 a target missed or the run was invalid, 2 wrk is missing.
  */
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ensureScaleDb } from './lib/dataset.ts';
+import { ensureScaleDb, removeDb, type ScaleSize } from './lib/dataset.ts';
+import {
+  type ChangeTiming,
+  FRESHNESS_TARGET_MS,
+  FreshnessProbe,
+  type FreshnessSummary,
+  IDLE_CHANGES_PER_ROUND,
+  MAX_POLLS_PER_CHANGE,
+  runFreshness,
+  summarize,
+} from './lib/freshness.ts';
 import { type KeyDemand, type KeySet, prepareKeys } from './lib/keys.ts';
 import {
   BenchError,
@@ -30,12 +42,21 @@ import {
   startService,
   stopChild,
 } from './lib/procs.ts';
-import { MAX_RSS_MB, SCENARIOS, type Target } from './lib/scenarios.ts';
+import { type RecomputeResult, recomputePostgres, recomputeSqlite } from './lib/recompute.ts';
+import { MAX_RSS_MB, SCENARIOS, type Scenario, type Target, VARIANT_B_ENTERPRISE } from './lib/scenarios.ts';
+import { summaryText } from './lib/score-summary.ts';
 import { median } from './lib/stats.ts';
 import { runWrk, type WrkResult, wrkAvailable } from './lib/wrk.ts';
 
-/** Scale dataset of issue [1]. */
-const SCALE = { vendors: 10_000, batches: 1_000_000 };
+/** Scale dataset of issue [1], with the reviews of the scoring issue. */
+const SCALE: ScaleSize = { vendors: 10_000, batches: 1_000_000, reviews: 200_000 };
+/** Scenarios that are not a wrk request mix (their own targets and report). */
+const OTHER_SCENARIOS = ['freshness', 'recompute'] as const;
+/** The list the freshness scenario loads and watches: the `vendors` scenario's request. */
+const FRESHNESS_PATH = '/api/v1/vendors?limit=50';
+const BEARER = { header: 'Authorization', prefix: 'Bearer ' };
+/** Admin connection of the PostgreSQL recompute (a throwaway database is created through it). */
+const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Account whose enterprise keys the bench uses. */
 const ACCOUNT = 'bench';
 /** At least this many keys per run (issue [1]); more when the planned requests need them. */
@@ -51,7 +72,6 @@ const SERVER_CPU = 0;
 const CLIENT_CPU = 1;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const OUT = join(ROOT, '.bench');
 
 interface Options {
   duration: number;
@@ -59,8 +79,13 @@ interface Options {
   connections: number;
   warmup: number;
   fresh: boolean;
-  only: string | null;
+  /** Scenario names to run; null = all. */
+  only: string[] | null;
   profile: boolean;
+  /** Admin URL of the PostgreSQL server for `recompute`, or null (off). */
+  pg: string | null;
+  /** Where the bench keeps its files (default .bench). */
+  dir: string;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -74,6 +99,8 @@ function parseOptions(argv: string[]): Options {
       fresh: { type: 'boolean', default: false },
       only: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      pg: { type: 'string', default: process.env.BENCH_PG_URL ?? DEFAULT_PG_URL },
+      dir: { type: 'string', default: '.bench' },
     },
     strict: true,
   });
@@ -83,10 +110,14 @@ function parseOptions(argv: string[]): Options {
       throw new BenchError(`--${name} must be a whole number in ${min}..${max}`);
     return n;
   };
-  const only = values.only ?? null;
-  if (only !== null && !SCENARIOS.some((s) => s.name === only)) {
-    throw new BenchError(`--only must be one of: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  const names = [...SCENARIOS.map((s) => s.name), ...OTHER_SCENARIOS];
+  const only = values.only === undefined ? null : values.only.split(',').map((x) => x.trim());
+  if (only !== null && (only.length === 0 || only.some((n) => !names.includes(n)))) {
+    throw new BenchError(`--only takes one or more (comma-separated) of: ${names.join(', ')}`);
   }
+  const pg = values.pg.trim();
+  if (pg !== 'off' && !/^postgres(ql)?:\/\//.test(pg))
+    throw new BenchError('--pg must be a postgres:// URL or off');
   return {
     duration: int('duration', values.duration, 1, 600),
     rounds: int('rounds', values.rounds, 1, 50),
@@ -95,6 +126,8 @@ function parseOptions(argv: string[]): Options {
     fresh: values.fresh,
     only,
     profile: values.profile,
+    pg: pg === 'off' ? null : pg,
+    dir: isAbsolute(values.dir) ? values.dir : join(ROOT, values.dir),
   };
 }
 
@@ -139,10 +172,14 @@ interface ScenarioResult {
   pass: boolean;
 }
 
-/** Any service answer other than 2xx/304 (wrk counts status ≥ 400) or a timeout invalidates a run. */
-function checkRun(what: string, r: WrkResult, server: Spawned): void {
+/**
+ * Any service answer other than 2xx/304 (wrk counts status ≥ 400) or a timeout invalidates a run.
+ * The freshness runs tolerate timeouts (wrk gives up on a request after 2 s): a list request that
+ * waits that long behind a data change is part of what that scenario measures, and it reports them.
+ */
+function checkRun(what: string, r: WrkResult, server: Spawned, tolerateTimeouts = false): void {
   const e = r.errors;
-  if (e.status > 0 || e.timeout > 0 || e.connect > 0) {
+  if (e.status > 0 || (e.timeout > 0 && !tolerateTimeouts) || e.connect > 0) {
     throw new BenchError(
       `${what}: ${e.status} responses ≥ 400, ${e.timeout} timeouts, ${e.connect} connect errors in ` +
         `${r.requests} requests — measuring errors is worthless. A 429 means the key budget was ` +
@@ -201,48 +238,78 @@ async function primeKeys(
   await Promise.all(Array.from({ length: parallel }, worker));
 }
 
-async function main(): Promise<number> {
-  if (!wrkAvailable()) {
-    process.stderr.write('bench needs wrk: apt-get install wrk\n');
-    return 2;
-  }
-  const opts = parseOptions(process.argv.slice(2));
-  installCleanup();
-  mkdirSync(OUT, { recursive: true });
-  const scenarios = SCENARIOS.filter((s) => opts.only === null || s.name === opts.only);
-  const pinned = cpus().length >= 2 && canPin(SERVER_CPU) && canPin(CLIENT_CPU);
-  if (!pinned) log('warning: cannot pin to CPUs 0 and 1 (taskset missing or < 2 CPUs); running unpinned');
-  const serverCpu = pinned ? SERVER_CPU : null;
-  const clientCpu = pinned ? String(CLIENT_CPU) : null;
-  const startedAt = new Date().toISOString();
-  const loadBefore = loadavg();
+/** What the service part of a run (wrk scenarios and freshness) produced. */
+interface ServiceReport {
+  mode: 'build' | 'source';
+  results: ScenarioResult[];
+  memory: {
+    afterStartup: Memory;
+    afterCapture: Memory;
+    afterRuns: Memory;
+    limitMb: number;
+    pass: boolean;
+  } | null;
+  freshness: FreshnessResult | null;
+  keys: Record<string, number>;
+}
 
-  // (0) The service runs from the compiled build, as in production (decision 0002).
-  log('building dist/ (npm run build)');
-  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('npm run build failed');
+interface FreshnessResult {
+  changes: ChangeTiming[];
+  underLoad: FreshnessSummary;
+  idle: FreshnessSummary;
+  /** Service req/s of the runs during which changes were made (median). */
+  serviceRpsDuringChanges: number;
+  /** List requests of those runs that wrk gave up on after 2 s, in all. */
+  timeouts: number;
+  /** …and ÷ the bare server's median req/s of the `vendors` scenario, when it ran in this invocation. */
+  ratioDuringChanges: number | null;
+  /** Service RSS after the changes (the memory target is judged before them). */
+  memoryAfter: Memory;
+  targetMs: number;
+  pass: boolean;
+}
 
-  // (1) The scale dataset.
-  const dbPath = join(OUT, 'scale.db');
-  const databaseUrl = `sqlite:${dbPath}`;
-  const runDbPath = join(OUT, 'run.db');
-  const ds = await ensureScaleDb({ cwd: ROOT, dbPath, size: SCALE, fresh: opts.fresh, log });
-  log(`scale dataset ${ds} (${SCALE.vendors} vendors, ${SCALE.batches} batches): ${dbPath}`);
+/** Everything that needs the service: key planning, capture, wrk scenarios, memory, freshness. */
+async function runService(ctx: {
+  opts: Options;
+  out: string;
+  scenarios: readonly Scenario[];
+  freshness: boolean;
+  dbPath: string;
+  serverCpu: number | null;
+  clientCpu: string | null;
+}): Promise<ServiceReport> {
+  const { opts, out, scenarios } = ctx;
+  const databaseUrl = `sqlite:${ctx.dbPath}`;
+  const runDbPath = join(out, 'run.db');
 
   // (2) Keys: enough budget for every planned request, never a 429.
-  const ctx = { batches: SCALE.batches };
-  const pathsOf = new Map(scenarios.map((s) => [s.name, s.paths(ctx)]));
+  const dataset = { batches: SCALE.batches };
+  const pathsOf = new Map(scenarios.map((s) => [s.name, s.paths(dataset)]));
   const runSeconds = opts.warmup + opts.rounds * opts.duration;
   const demands = new Map<string, KeyDemand>();
+  const demand = (policy: Scenario['policy'], requests: number) => {
+    const d = demands.get(policy.scope) ?? { policy, requests: 0 };
+    d.requests += requests;
+    demands.set(policy.scope, d);
+  };
   for (const s of scenarios) {
-    const d = demands.get(s.policy.scope) ?? { policy: s.policy, requests: 0 };
-    d.requests +=
-      runSeconds * PLANNING_RPS + (opts.rounds + 1) * opts.connections + pathsOf.get(s.name)!.length;
-    demands.set(s.policy.scope, d);
+    demand(
+      s.policy,
+      runSeconds * PLANNING_RPS + (opts.rounds + 1) * opts.connections + pathsOf.get(s.name)!.length,
+    );
+  }
+  // Freshness: one wrk run of the list per round, plus the polls of every change.
+  const maxChanges = opts.rounds * (Math.ceil((opts.duration * 1000) / 700) + IDLE_CHANGES_PER_ROUND);
+  if (ctx.freshness) {
+    demand(
+      VARIANT_B_ENTERPRISE,
+      opts.rounds * (opts.duration * PLANNING_RPS + opts.connections) + maxChanges * MAX_POLLS_PER_CHANGE,
+    );
   }
   const keySets = await prepareKeys({
     databaseUrl,
-    keysFile: join(OUT, 'keys.txt'),
+    keysFile: join(out, 'keys.txt'),
     account: ACCOUNT,
     demands: [...demands.values()],
     minKeys: MIN_KEYS,
@@ -250,16 +317,16 @@ async function main(): Promise<number> {
   });
   const keysFileOf = new Map<string, string>();
   for (const [scope, set] of keySets) {
-    const file = join(OUT, `keys-active-${scope}.txt`);
+    const file = join(out, `keys-active-${scope}.txt`);
     writeFileSync(file, `${set.keys.map((k) => k.key).join('\n')}\n`);
     keysFileOf.set(scope, file);
   }
 
   // The service runs on a copy: every run starts from the same state (dataset, keys, no rate-limit
   // history), so its memory and the key budget do not depend on earlier runs.
-  for (const suffix of ['', '-wal', '-shm']) rmSync(runDbPath + suffix, { force: true });
-  copyFileSync(dbPath, runDbPath);
-  if (existsSync(`${dbPath}-wal`)) copyFileSync(`${dbPath}-wal`, `${runDbPath}-wal`);
+  removeDb(runDbPath);
+  copyFileSync(ctx.dbPath, runDbPath);
+  if (existsSync(`${ctx.dbPath}-wal`)) copyFileSync(`${ctx.dbPath}-wal`, `${runDbPath}-wal`);
 
   // (3) The service, pinned to CPU 0.
   const mode = serviceMode(ROOT);
@@ -269,12 +336,12 @@ async function main(): Promise<number> {
       : 'note: the service runs from source through tsx (dist/ is older than src/ or missing); production ' +
           'runs the build — `npm run build` first for representative memory',
   );
-  const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(OUT, 'profiles')}`] : [];
+  const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(out, 'profiles')}`] : [];
   const service = await startService({
     cwd: ROOT,
     databaseUrl: `sqlite:${runDbPath}`,
-    cpu: serverCpu,
-    logFile: join(OUT, 'service.log'),
+    cpu: ctx.serverCpu,
+    logFile: join(out, 'service.log'),
     nodeArgs,
   });
   if (processName(service.pid) !== 'node')
@@ -318,90 +385,118 @@ async function main(): Promise<number> {
       set.spend(paths.length);
       let pathsFile: string | null = null;
       if (paths.length > 1) {
-        pathsFile = join(OUT, `paths-${s.name}.txt`);
+        pathsFile = join(out, `paths-${s.name}.txt`);
         writeFileSync(pathsFile, `${paths.join('\n')}\n`);
       }
       pathsFileOf.set(s.name, pathsFile);
     }
     // Every key once before any measurement: the service resolves a key from the store on its first
     // use and from memory afterwards, and the runs must measure the steady state.
-    for (const s of scenarios) {
-      const set = keySets.get(s.policy.scope)!;
+    const toPrime: { policy: Scenario['policy']; path: string; auth: Scenario['auth'] }[] = scenarios.map(
+      (s) => ({
+        policy: s.policy,
+        path: pathsOf.get(s.name)![0]!,
+        auth: s.auth,
+      }),
+    );
+    if (ctx.freshness) toPrime.push({ policy: VARIANT_B_ENTERPRISE, path: FRESHNESS_PATH, auth: BEARER });
+    for (const p of toPrime) {
+      const set = keySets.get(p.policy.scope)!;
       if (primed.has(set)) continue;
       primed.add(set);
-      set.assertRoom(set.keys.length, `priming keys of scope ${s.policy.scope}`);
-      await primeKeys(service, set, pathsOf.get(s.name)![0]!, s.auth);
+      set.assertRoom(set.keys.length, `priming keys of scope ${p.policy.scope}`);
+      await primeKeys(service, set, p.path, p.auth);
       set.spend(set.keys.length);
-      log(`primed ${set.keys.length} keys (scope ${s.policy.scope})`);
+      log(`primed ${set.keys.length} keys (scope ${p.policy.scope})`);
     }
-    const responsesFile = join(OUT, 'responses.json');
-    writeFileSync(responsesFile, JSON.stringify(responses));
     const memLoaded = readMemory(service.pid);
-    log(`captured ${Object.keys(responses).length} responses; service RSS ${memLoaded.rssMb.toFixed(0)} MB`);
-
-    bare = await startBare({ cwd: ROOT, responsesFile, cpu: serverCpu, logFile: join(OUT, 'bare.log') });
-    for (const path of Object.keys(responses).slice(0, 3)) {
-      const got = Buffer.from(await (await fetch(`http://127.0.0.1:${bare.port}${path}`)).arrayBuffer());
-      if (got.toString('base64') !== responses[path]!.body)
-        throw new BenchError(`bare server answers ${path} with other bytes`);
+    if (scenarios.length > 0) {
+      const responsesFile = join(out, 'responses.json');
+      writeFileSync(responsesFile, JSON.stringify(responses));
+      log(
+        `captured ${Object.keys(responses).length} responses; service RSS ${memLoaded.rssMb.toFixed(0)} MB`,
+      );
+      bare = await startBare({
+        cwd: ROOT,
+        responsesFile,
+        cpu: ctx.serverCpu,
+        logFile: join(out, 'bare.log'),
+      });
+      for (const path of Object.keys(responses).slice(0, 3)) {
+        const got = Buffer.from(await (await fetch(`http://127.0.0.1:${bare.port}${path}`)).arrayBuffer());
+        if (got.toString('base64') !== responses[path]!.body)
+          throw new BenchError(`bare server answers ${path} with other bytes`);
+      }
+      log(`bare server pid ${bare.pid} on :${bare.port}`);
     }
-    log(`bare server pid ${bare.pid} on :${bare.port}`);
+
+    /** One wrk run against one server, with its CPU cost, checked and entered in the key ledger. */
+    const load = async (
+      target: 'service' | 'bare',
+      seconds: number,
+      label: string,
+      run: { path: string; policy: Scenario['policy']; auth: Scenario['auth']; pathsFile: string | null },
+    ): Promise<Measured> => {
+      const server = target === 'service' ? service : bare!;
+      const set = keySets.get(run.policy.scope)!;
+      if (target === 'service') set.assertRoom(seconds * PLANNING_RPS + opts.connections, label);
+      const cpu0 = cpuTimeMs(server.pid);
+      const w = await runWrk({
+        connections: opts.connections,
+        keysFile: keysFileOf.get(run.policy.scope)!,
+        pathsFile: run.pathsFile,
+        auth: run.auth,
+        cpu: ctx.clientCpu,
+        url: `http://127.0.0.1:${server.port}${run.path}`,
+        seconds,
+      });
+      const cpuMs = cpuTimeMs(server.pid) - cpu0;
+      const r: Measured = {
+        ...w,
+        cpuMs,
+        cpuUsPerRequest: (cpuMs * 1000) / Math.max(1, w.requests),
+        busy: cpuMs / (w.durationUs / 1000),
+      };
+      if (target === 'service') {
+        // Requests still in flight when wrk stops may have been counted too.
+        set.spend(r.requests + opts.connections);
+        if (r.rps > PLANNING_RPS) log(`warning: ${Math.round(r.rps)} req/s is above PLANNING_RPS; raise it`);
+      }
+      const freshnessRun = label.startsWith('freshness');
+      checkRun(`${label} (${target})`, r, server, freshnessRun);
+      if (freshnessRun && r.errors.timeout > 0) {
+        log(`note: ${label}: ${r.errors.timeout} list requests took over 2 s (wrk timeouts)`);
+      }
+      if (r.busy < 0.85 && !label.includes('warm-up') && !freshnessRun) {
+        log(`note: ${label} (${target}): server busy ${(r.busy * 100).toFixed(0)}% of the run — disturbed`);
+      }
+      await sleep(PAUSE_MS);
+      return r;
+    };
 
     // (5) Load both with the same wrk invocation, alternating which goes first.
     const results: ScenarioResult[] = [];
     for (const s of scenarios) {
-      const set = keySets.get(s.policy.scope)!;
       const paths = pathsOf.get(s.name)!;
-      const common = {
-        connections: opts.connections,
-        keysFile: keysFileOf.get(s.policy.scope)!,
-        pathsFile: pathsFileOf.get(s.name)!,
-        auth: s.auth,
-        cpu: clientCpu,
-      };
-      const load = async (target: 'service' | 'bare', seconds: number, label: string): Promise<Measured> => {
-        const server = target === 'service' ? service : bare!;
-        if (target === 'service') set.assertRoom(seconds * PLANNING_RPS + opts.connections, label);
-        const cpu0 = cpuTimeMs(server.pid);
-        const w = await runWrk({ ...common, url: `http://127.0.0.1:${server.port}${paths[0]}`, seconds });
-        const cpuMs = cpuTimeMs(server.pid) - cpu0;
-        const r: Measured = {
-          ...w,
-          cpuMs,
-          cpuUsPerRequest: (cpuMs * 1000) / Math.max(1, w.requests),
-          busy: cpuMs / (w.durationUs / 1000),
-        };
-        if (target === 'service') {
-          // Requests still in flight when wrk stops may have been counted too.
-          set.spend(r.requests + opts.connections);
-          if (r.rps > PLANNING_RPS)
-            log(`warning: ${Math.round(r.rps)} req/s is above PLANNING_RPS; raise it`);
-        }
-        checkRun(`${label} (${target})`, r, server);
-        if (r.busy < 0.85 && !label.includes('warm-up')) {
-          log(`note: ${label} (${target}): server busy ${(r.busy * 100).toFixed(0)}% of the run — disturbed`);
-        }
-        await sleep(PAUSE_MS);
-        return r;
-      };
+      const run = { path: paths[0]!, policy: s.policy, auth: s.auth, pathsFile: pathsFileOf.get(s.name)! };
       if (opts.warmup > 0) {
         log(`${s.name}: warm-up ${opts.warmup} s each`);
-        await load('service', opts.warmup, `${s.name} warm-up`);
-        await load('bare', opts.warmup, `${s.name} warm-up`);
+        await load('service', opts.warmup, `${s.name} warm-up`, run);
+        await load('bare', opts.warmup, `${s.name} warm-up`, run);
       }
       const rounds: Run[] = [];
       for (let r = 0; r < opts.rounds; r++) {
         const order: ('service' | 'bare')[] = r % 2 === 0 ? ['service', 'bare'] : ['bare', 'service'];
         const got: Partial<Record<'service' | 'bare', Measured>> = {};
-        for (const t of order) got[t] = await load(t, opts.duration, `${s.name} round ${r + 1}`);
-        const run = { service: got.service!, bare: got.bare!, ratio: got.service!.rps / got.bare!.rps };
-        rounds.push(run);
+        for (const t of order) got[t] = await load(t, opts.duration, `${s.name} round ${r + 1}`, run);
+        const one = { service: got.service!, bare: got.bare!, ratio: got.service!.rps / got.bare!.rps };
+        rounds.push(one);
         log(
-          `${s.name} round ${r + 1}/${opts.rounds}: service ${Math.round(run.service.rps)} req/s ` +
-            `(p99 ${(run.service.latencyUs.p99 / 1000).toFixed(2)} ms), bare ${Math.round(run.bare.rps)} req/s, ` +
-            `ratio ${run.ratio.toFixed(3)}; CPU/req ${run.service.cpuUsPerRequest.toFixed(1)} vs ` +
-            `${run.bare.cpuUsPerRequest.toFixed(1)} µs (busy ${(run.service.busy * 100).toFixed(0)}% / ` +
-            `${(run.bare.busy * 100).toFixed(0)}%)`,
+          `${s.name} round ${r + 1}/${opts.rounds}: service ${Math.round(one.service.rps)} req/s ` +
+            `(p99 ${(one.service.latencyUs.p99 / 1000).toFixed(2)} ms), bare ${Math.round(one.bare.rps)} req/s, ` +
+            `ratio ${one.ratio.toFixed(3)}; CPU/req ${one.service.cpuUsPerRequest.toFixed(1)} vs ` +
+            `${one.bare.cpuUsPerRequest.toFixed(1)} µs (busy ${(one.service.busy * 100).toFixed(0)}% / ` +
+            `${(one.bare.busy * 100).toFixed(0)}%)`,
         );
       }
       const m = {
@@ -427,20 +522,145 @@ async function main(): Promise<number> {
       });
     }
 
-    // (6) Memory after the runs.
+    // (6) Memory after the load runs (before freshness changes the data).
     const memAfter = readMemory(service.pid);
-    const memory = {
-      afterStartup: memStarted,
-      afterCapture: memLoaded,
-      afterRuns: memAfter,
-      limitMb: MAX_RSS_MB,
-      // The peak is what the machine must have: judge on VmHWM, the highest RSS the process ever had.
-      pass: memAfter.hwmMb < MAX_RSS_MB,
-    };
+    const memory =
+      scenarios.length === 0
+        ? null
+        : {
+            afterStartup: memStarted,
+            afterCapture: memLoaded,
+            afterRuns: memAfter,
+            limitMb: MAX_RSS_MB,
+            // The peak is what the machine must have: judge on VmHWM, the highest RSS the process ever had.
+            pass: memAfter.hwmMb < MAX_RSS_MB,
+          };
+    if (bare) {
+      await stopChild(bare.child);
+      bare = null;
+    }
 
-    // (7) Report.
-    const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
-    const f2 = (n: number) => n.toFixed(2);
+    // (7) Freshness: evidence changes from another process while (and between) wrk loads the list.
+    let freshness: FreshnessResult | null = null;
+    if (ctx.freshness) {
+      const set = keySets.get(VARIANT_B_ENTERPRISE.scope)!;
+      const probe = await FreshnessProbe.open({
+        databaseUrl: `sqlite:${runDbPath}`,
+        port: service.port,
+        path: FRESHNESS_PATH,
+        keys: set,
+        auth: BEARER,
+      });
+      set.assertRoom(maxChanges * MAX_POLLS_PER_CHANGE, 'freshness polls');
+      const listRun = { path: FRESHNESS_PATH, policy: VARIANT_B_ENTERPRISE, auth: BEARER, pathsFile: null };
+      let got: { changes: ChangeTiming[]; runs: Measured[] };
+      try {
+        if (opts.warmup > 0) await load('service', opts.warmup, 'freshness warm-up', listRun);
+        got = await runFreshness({
+          probe,
+          rounds: opts.rounds,
+          duration: opts.duration,
+          loadRun: (r) => load('service', opts.duration, `freshness round ${r + 1}`, listRun),
+          log,
+        });
+      } finally {
+        set.spend(probe.requests);
+        await probe.close();
+      }
+      if (probe.busyCodes.size > 0) {
+        log(
+          `warning: freshness: imports were refused with ${[...probe.busyCodes].join(', ')} while the service ` +
+            'ran (and retried): a write transaction that reads before it takes the write lock cannot commit once ' +
+            'another connection has (SQLITE_BUSY_SNAPSHOT); the store should lock first (lockForWrite)',
+        );
+      }
+      const underLoad = summarize(got.changes.filter((c) => c.underLoad));
+      const idle = summarize(got.changes.filter((c) => !c.underLoad));
+      const rps = median(got.runs.map((r) => r.rps));
+      const vendors = results.find((r) => r.name === 'vendors');
+      freshness = {
+        changes: got.changes,
+        underLoad,
+        idle,
+        serviceRpsDuringChanges: rps,
+        timeouts: got.runs.reduce((n, r) => n + r.errors.timeout, 0),
+        ratioDuringChanges: vendors ? rps / vendors.median.bareRps : null,
+        memoryAfter: readMemory(service.pid),
+        targetMs: FRESHNESS_TARGET_MS,
+        pass: underLoad.missed === 0 && idle.missed === 0 && underLoad.medianMs <= FRESHNESS_TARGET_MS,
+      };
+    }
+    return {
+      mode,
+      results,
+      memory,
+      freshness,
+      keys: Object.fromEntries(
+        [...keySets].map(([scope, set]: [string, KeySet]) => [scope, set.keys.length]),
+      ),
+    };
+  } finally {
+    if (bare) await stopChild(bare.child);
+    await stopChild(service.child);
+  }
+}
+
+async function main(): Promise<number> {
+  const opts = parseOptions(process.argv.slice(2));
+  const wanted = (name: string) => opts.only === null || opts.only.includes(name);
+  const scenarios = SCENARIOS.filter((s) => wanted(s.name));
+  const freshness = wanted('freshness');
+  const recompute = wanted('recompute');
+  const needService = scenarios.length > 0 || freshness;
+  if (needService && !wrkAvailable()) {
+    process.stderr.write('bench needs wrk: apt-get install wrk\n');
+    return 2;
+  }
+  installCleanup();
+  const out = opts.dir;
+  mkdirSync(out, { recursive: true });
+  const pinned = cpus().length >= 2 && canPin(SERVER_CPU) && canPin(CLIENT_CPU);
+  if (!pinned) log('warning: cannot pin to CPUs 0 and 1 (taskset missing or < 2 CPUs); running unpinned');
+  const serverCpu = pinned ? SERVER_CPU : null;
+  const clientCpu = pinned ? String(CLIENT_CPU) : null;
+  const startedAt = new Date().toISOString();
+  const loadBefore = loadavg();
+
+  // (0) The service runs from the compiled build, as in production (decision 0002). The recompute
+  // worker runs the store code from source (the work is in the database driver either way).
+  if (needService) {
+    log('building dist/ (npm run build)');
+    const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('npm run build failed');
+  }
+
+  // (1) The scale dataset.
+  const dbPath = join(out, 'scale.db');
+  const ds = await ensureScaleDb({ cwd: ROOT, dbPath, size: SCALE, fresh: opts.fresh, log });
+  log(
+    `scale dataset ${ds} (${SCALE.vendors} vendors, ${SCALE.batches} batches, ${SCALE.reviews} reviews): ${dbPath}`,
+  );
+
+  const service = needService
+    ? await runService({ opts, out, scenarios, freshness, dbPath, serverCpu, clientCpu })
+    : null;
+
+  // (8) Recompute every vendor: SQLite (a copy of the scale database), then PostgreSQL.
+  const recomputes: RecomputeResult[] = [];
+  if (recompute) {
+    const common = { cwd: ROOT, out, rounds: opts.rounds, cpu: serverCpu, log };
+    recomputes.push(await recomputeSqlite({ ...common, scaleDbPath: dbPath }));
+    recomputes.push(await recomputePostgres({ ...common, adminUrl: opts.pg, size: SCALE }));
+    const summary = recomputes.find((r) => r.summary)?.summary;
+    if (summary) log(`scale dataset scores: ${summaryText(summary)}`);
+  }
+
+  // (9) Report.
+  const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
+  const f2 = (n: number) => n.toFixed(2);
+  const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
+  let text = '';
+  if (service && (service.results.length > 0 || service.memory)) {
     const rows = [
       [
         'scenario',
@@ -456,7 +676,7 @@ async function main(): Promise<number> {
         'target',
         'result',
       ],
-      ...results.map((r) => [
+      ...service.results.map((r) => [
         r.name,
         f0(r.median.serviceRps),
         f0(r.median.bareRps),
@@ -468,59 +688,127 @@ async function main(): Promise<number> {
         `${r.median.serviceCpuUsPerRequest.toFixed(1)} / ${r.median.bareCpuUsPerRequest.toFixed(1)}`,
         r.median.cpuRatio.toFixed(3),
         targetText(r.target),
-        r.pass ? 'PASS' : 'FAIL',
+        verdict(r.pass),
       ]),
-      [
+    ];
+    const m = service.memory;
+    if (m) {
+      rows.push([
         'service RSS',
-        `${memAfter.rssMb.toFixed(0)} MB`,
+        `${m.afterRuns.rssMb.toFixed(0)} MB`,
         '',
         '',
         '',
         '',
         '',
-        `peak ${memAfter.hwmMb.toFixed(0)} MB`,
+        `peak ${m.afterRuns.hwmMb.toFixed(0)} MB`,
         '',
         '',
         `<${MAX_RSS_MB} MB`,
-        memory.pass ? 'PASS' : 'FAIL',
-      ],
-    ];
-    const mem = (m: Memory) => `${m.rssMb.toFixed(0)} MB (peak ${m.hwmMb.toFixed(0)})`;
-    process.stdout.write(
+        verdict(m.pass),
+      ]);
+    }
+    const mem = (x: Memory) => `${x.rssMb.toFixed(0)} MB (peak ${x.hwmMb.toFixed(0)})`;
+    text +=
       `\nMedian of ${opts.rounds} rounds × ${opts.duration} s, ${opts.connections} connections, ` +
-        `${pinned ? 'server on CPU 0, wrk on CPU 1' : 'unpinned'}; ratio = median of per-round service/bare req/s;\nCPU ratio = bare ÷ service CPU time per request (less disturbed by other load).\n\n` +
-        `${table(rows)}\n\nService (${mode === 'build' ? 'compiled build' : 'source via tsx'}) RSS: after start-up ${mem(memStarted)}, after capture ${mem(memLoaded)}, ` +
-        `after runs ${mem(memAfter)}.\nLoad average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
-        `after ${loadavg()
-          .map((x) => x.toFixed(2))
-          .join(' ')} (other work on this machine skews results).\n`,
-    );
-    const pass = results.every((r) => r.pass) && memory.pass;
-    const report = {
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model ?? null,
-        node: process.version,
-        loadBefore,
-        loadAfter: loadavg(),
-      },
-      options: { ...opts, pinned, planningRps: PLANNING_RPS, scale: SCALE, serviceMode: mode },
-      keys: Object.fromEntries(
-        [...keySets].map(([scope, set]: [string, KeySet]) => [scope, set.keys.length]),
-      ),
-      scenarios: results,
-      memory,
-      pass,
-    };
-    writeFileSync(join(OUT, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
-    log(`wrote ${join(OUT, 'results.json')}`);
-    return pass ? 0 : 1;
-  } finally {
-    if (bare) await stopChild(bare.child);
-    await stopChild(service.child);
+      `${pinned ? 'server on CPU 0, wrk on CPU 1' : 'unpinned'}; ratio = median of per-round service/bare req/s;\nCPU ratio = bare ÷ service CPU time per request (less disturbed by other load).\n\n` +
+      `${table(rows)}\n`;
+    if (m) {
+      text +=
+        `\nService (${service.mode === 'build' ? 'compiled build' : 'source via tsx'}) RSS: after start-up ${mem(m.afterStartup)}, ` +
+        `after capture ${mem(m.afterCapture)}, after runs ${mem(m.afterRuns)}.\n`;
+    }
   }
+  const other: string[][] = [];
+  const fr = service?.freshness ?? null;
+  if (fr) {
+    const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} ms` : '—');
+    const row = (label: string, s: FreshnessSummary, judged: boolean) => [
+      label,
+      ms(s.medianMs),
+      `p90 ${ms(s.p90Ms)}, max ${ms(s.maxMs)}`,
+      `${s.n} changes${s.missed ? `, ${s.missed} never shown` : ''}; import ${ms(s.medianApplyMs)}` +
+        `${s.busyRetries ? `, ${s.busyRetries} refused as busy (retried)` : ''}`,
+      judged ? `median ≤${fr.targetMs} ms` : '(info)',
+      judged ? verdict(fr.pass) : s.missed ? 'FAIL' : '',
+    ];
+    other.push(row('freshness (under load)', fr.underLoad, true));
+    other.push(row('freshness (idle)', fr.idle, false));
+    other.push([
+      'list during changes',
+      `${f0(fr.serviceRpsDuringChanges)} req/s`,
+      fr.ratioDuringChanges === null ? '' : `${fr.ratioDuringChanges.toFixed(3)} × bare`,
+      `${fr.timeouts} requests over 2 s; between changes: see vendors` +
+        `${service?.results.some((r) => r.name === 'vendors') ? '' : ' (not run)'}`,
+      '(info)',
+      '',
+    ]);
+  }
+  for (const r of recomputes) {
+    const s = (n: number) => `${(n / 1000).toFixed(2)} s`;
+    if (r.skipped) {
+      other.push([`recompute ${r.backend}`, 'skipped', '', r.skipped, `<${r.targetMs / 1000} s`, 'SKIP']);
+      continue;
+    }
+    const upd = r.rounds.map((x) => x.updated);
+    other.push([
+      `recompute ${r.backend}`,
+      s(r.medianMs),
+      `max ${s(r.maxMs)}, worker CPU ${s(r.medianCpuMs)}`,
+      `${r.rounds[0]?.vendors ?? 0} vendors, ${Math.min(...upd)}–${Math.max(...upd)} updated; unchanged re-run ` +
+        `${r.unchanged ? s(r.unchanged.wallMs) : '—'}` +
+        `${r.unstable ? ` (yet changed ${r.unstable.count} values)` : ''}` +
+        `${r.seedSeconds !== null ? `; seed ${r.seedSeconds.toFixed(0)} s` : ''}`,
+      `median <${r.targetMs / 1000} s`,
+      verdict(r.pass),
+    ]);
+  }
+  if (other.length > 0) {
+    text += `\nMedians over ${opts.rounds} rounds (freshness: over all changes of a kind).\n\n${table([
+      ['scenario', 'median', 'spread', 'detail', 'target', 'result'],
+      ...other,
+    ])}\n`;
+  }
+  text +=
+    `\nLoad average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
+    `after ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} (other work on this machine skews results).\n`;
+  process.stdout.write(text);
+
+  const pass =
+    (service?.results ?? []).every((r) => r.pass) &&
+    (service?.memory?.pass ?? true) &&
+    (fr?.pass ?? true) &&
+    recomputes.every((r) => r.pass);
+  const report = {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? null,
+      node: process.version,
+      loadBefore,
+      loadAfter: loadavg(),
+    },
+    options: {
+      ...opts,
+      pg: opts.pg === null ? null : 'set',
+      pinned,
+      planningRps: PLANNING_RPS,
+      scale: SCALE,
+      serviceMode: service?.mode ?? null,
+    },
+    keys: service?.keys ?? {},
+    scenarios: service?.results ?? [],
+    memory: service?.memory ?? null,
+    freshness: fr,
+    recompute: recomputes,
+    pass,
+  };
+  writeFileSync(join(out, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  log(`wrote ${join(out, 'results.json')}`);
+  return pass ? 0 : 1;
 }
 
 main().then(

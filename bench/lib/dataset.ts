@@ -1,15 +1,22 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { SCALE_DATASET_VERSION } from '../../src/core/seed/scale-dataset.ts';
 import { openStore, parseDatabaseUrl } from '../../src/storage/open-store.ts';
 import { BenchError } from './procs.ts';
 
 export interface ScaleSize {
   vendors: number;
   batches: number;
+  reviews: number;
+}
+
+/** What `<db>.json` next to a seeded database records: the size and the generator version. */
+interface Marker extends ScaleSize {
+  version: number;
 }
 
 const SIDE_FILES = ['', '-wal', '-shm', '-journal'];
-const removeDb = (path: string) => {
+export const removeDb = (path: string) => {
   for (const s of SIDE_FILES) rmSync(path + s, { force: true });
 };
 
@@ -18,51 +25,38 @@ async function countRows(dbPath: string): Promise<ScaleSize> {
   const store = await openStore(parseDatabaseUrl(`sqlite:${dbPath}`), { migrate: false });
   try {
     const db = store.kysely;
-    const v = await db
-      .selectFrom('vendors')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    const b = await db
-      .selectFrom('batches')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return { vendors: Number(v.n), batches: Number(b.n) };
+    const count = async (table: 'vendors' | 'batches' | 'reviews') =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    return {
+      vendors: await count('vendors'),
+      batches: await count('batches'),
+      reviews: await count('reviews'),
+    };
   } finally {
     await store.close();
   }
 }
 
-/**
- * Makes sure `dbPath` holds the scale dataset of `size`: reuses it when its marker (or a row count)
- * says so, else seeds into a temporary file with `purerank seed scale` and moves it in place, so an
- * interrupted seed never leaves a half-loaded database behind.
- */
-export async function ensureScaleDb(opts: {
-  cwd: string;
-  dbPath: string;
-  size: ScaleSize;
-  fresh: boolean;
-  log: (line: string) => void;
-}): Promise<'reused' | 'seeded'> {
-  const marker = `${opts.dbPath}.json`;
-  const wanted = JSON.stringify(opts.size);
-  if (!opts.fresh && existsSync(opts.dbPath)) {
-    if (existsSync(marker)) {
-      const m = JSON.parse(readFileSync(marker, 'utf8')) as ScaleSize;
-      if (m.vendors === opts.size.vendors && m.batches === opts.size.batches) return 'reused';
-    } else {
-      const n = await countRows(opts.dbPath).catch(() => null);
-      if (n && n.vendors === opts.size.vendors && n.batches === opts.size.batches) {
-        writeFileSync(marker, wanted);
-        return 'reused';
-      }
-    }
-    opts.log(`${opts.dbPath} does not hold the wanted scale dataset; seeding it again`);
-  }
+const sameSize = (a: ScaleSize, b: ScaleSize) =>
+  a.vendors === b.vendors && a.batches === b.batches && a.reviews === b.reviews;
 
-  const tmp = `${opts.dbPath}.seeding`;
-  removeDb(tmp);
-  opts.log(`seeding ${opts.size.vendors} vendors and ${opts.size.batches} batches (about a minute)…`);
+/**
+ * Runs `purerank seed scale` of `size` into `databaseUrl` (a child process, as an operator would)
+ * and returns how long it took, wall clock.
+ */
+export async function seedScale(opts: {
+  cwd: string;
+  databaseUrl: string;
+  size: ScaleSize;
+}): Promise<{ seconds: number }> {
+  const started = performance.now();
   const child = spawn(
     'node',
     [
@@ -73,10 +67,12 @@ export async function ensureScaleDb(opts: {
       String(opts.size.vendors),
       '--batches',
       String(opts.size.batches),
+      '--reviews',
+      String(opts.size.reviews),
     ],
     {
       cwd: opts.cwd,
-      env: { ...process.env, DATABASE_URL: `sqlite:${tmp}`, LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATABASE_URL: opts.databaseUrl, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );
@@ -84,15 +80,59 @@ export async function ensureScaleDb(opts: {
     child.once('error', reject);
     child.once('close', resolve);
   });
-  if (code !== 0) {
+  if (code !== 0) throw new BenchError(`seeding the scale dataset failed (exit ${code})`);
+  return { seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Makes sure `dbPath` holds the scale dataset of `size` from the current generator: reuses it when
+ * its marker (or, without one, a row count) says so, else seeds into a temporary file with
+ * `purerank seed scale` and moves it in place, so an interrupted seed never leaves a half-loaded
+ * database behind. A database from an older generator (SCALE_DATASET_VERSION) is seeded again.
+ */
+export async function ensureScaleDb(opts: {
+  cwd: string;
+  dbPath: string;
+  size: ScaleSize;
+  fresh: boolean;
+  log: (line: string) => void;
+}): Promise<'reused' | 'seeded'> {
+  const marker = `${opts.dbPath}.json`;
+  const wanted: Marker = { version: SCALE_DATASET_VERSION, ...opts.size };
+  if (!opts.fresh && existsSync(opts.dbPath)) {
+    if (existsSync(marker)) {
+      const m = JSON.parse(readFileSync(marker, 'utf8')) as Partial<Marker>;
+      if (m.version === wanted.version && sameSize(m as ScaleSize, opts.size)) return 'reused';
+    } else {
+      const n = await countRows(opts.dbPath).catch(() => null);
+      if (n && sameSize(n, opts.size)) {
+        writeFileSync(marker, JSON.stringify(wanted));
+        return 'reused';
+      }
+    }
+    opts.log(
+      `${opts.dbPath} does not hold the wanted scale dataset (or is from an older generator); seeding it again`,
+    );
+  }
+
+  const tmp = `${opts.dbPath}.seeding`;
+  removeDb(tmp);
+  opts.log(
+    `seeding ${opts.size.vendors} vendors, ${opts.size.batches} batches and ${opts.size.reviews} reviews ` +
+      '(a minute or two)…',
+  );
+  try {
+    const { seconds } = await seedScale({ cwd: opts.cwd, databaseUrl: `sqlite:${tmp}`, size: opts.size });
+    opts.log(`seeded SQLite in ${seconds.toFixed(1)} s`);
+  } catch (err) {
     removeDb(tmp);
-    throw new BenchError(`seeding the scale dataset failed (exit ${code})`);
+    throw err;
   }
   removeDb(opts.dbPath);
   rmSync(marker, { force: true });
   // The -wal file (if the seed left one) belongs to the database by name; -shm is rebuilt on open.
   for (const s of ['', '-wal']) if (existsSync(tmp + s)) renameSync(tmp + s, opts.dbPath + s);
   removeDb(tmp);
-  writeFileSync(marker, wanted);
+  writeFileSync(marker, JSON.stringify(wanted));
   return 'seeded';
 }

@@ -10,6 +10,17 @@ export class BenchError extends Error {
 }
 
 const children = new Set<ChildProcess>();
+/** Undo steps to run when the bench is interrupted (e.g. drop a throwaway PostgreSQL database). */
+const undo = new Set<() => Promise<void>>();
+
+/**
+ * Registers an undo step for an interruption (SIGINT/SIGTERM); call the returned function once the
+ * step has run normally. Steps run after the child processes have stopped.
+ */
+export function onInterrupt(step: () => Promise<void>): () => void {
+  undo.add(step);
+  return () => undo.delete(step);
+}
 
 /** Kills whatever is still running when the bench exits, however it exits. */
 export function installCleanup(): void {
@@ -19,7 +30,9 @@ export function installCleanup(): void {
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.once(sig, () => {
       process.stderr.write(`\n${sig}: stopping servers\n`);
-      void Promise.allSettled([...children].map((c) => stopChild(c))).then(() => process.exit(130));
+      void Promise.allSettled([...children].map((c) => stopChild(c)))
+        .then(() => Promise.allSettled([...undo].map((step) => step())))
+        .then(() => process.exit(130));
     });
   }
 }
@@ -50,7 +63,7 @@ export interface Spawned {
   output(): string;
 }
 
-function launch(
+export function launch(
   cmd: string[],
   opts: { cpu: number | null; env: NodeJS.ProcessEnv; cwd: string; logFile: string },
 ): { child: ChildProcess; output: () => string } {
@@ -74,7 +87,7 @@ function launch(
   return { child, output: () => tail };
 }
 
-const exited = (c: ChildProcess) => c.exitCode !== null || c.signalCode !== null;
+export const exited = (c: ChildProcess) => c.exitCode !== null || c.signalCode !== null;
 
 /** Starts the service and waits until /healthz answers. */
 export async function startService(opts: {

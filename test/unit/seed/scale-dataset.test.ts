@@ -7,7 +7,14 @@ import {
   RECORD_TYPES,
   type RecordType,
 } from '../../../src/core/import/records.ts';
-import { type ScaleOptions, scaleBatchId, scaleDataset } from '../../../src/core/seed/scale-dataset.ts';
+import {
+  OVERRIDE_EVERY,
+  REVIEWS_PER_VENDOR,
+  type ScaleOptions,
+  scaleBatchId,
+  scaleDataset,
+  scaleVendorHasOverride,
+} from '../../../src/core/seed/scale-dataset.ts';
 
 import { CHECKS } from './record-checks.ts';
 
@@ -22,17 +29,34 @@ const merge = (parts: ImportBatch[]): ImportBatch => {
   return all;
 };
 const all = merge(chunks);
+/** Enough vendors and batches for shares and spreads to mean something. */
+const BIG: ScaleOptions = { vendors: 600, batches: 60_000, peptides: 300, seed: 3 };
+const big = merge([...scaleDataset(BIG, NOW)]);
 
 describe('scaleDataset', () => {
   it('generates exact counts', () => {
     expect(all.lab).toHaveLength(20);
     expect(all.peptide).toHaveLength(200);
     expect(all.vendor).toHaveLength(50);
-    expect(all.override).toHaveLength(50 * 5);
+    // One vendor in OVERRIDE_EVERY (here vendor 7 alone).
+    expect(all.override).toHaveLength(1);
     expect(all.batch).toHaveLength(1000);
     expect(all.review).toHaveLength(120);
     expect(all.account).toHaveLength(0);
-    expect(all.price.filter((p) => p.source === 'baseline')).toHaveLength(50 * 3);
+    // Each vendor lists 2–6 peptides, one baseline price each.
+    const listed = new Map<string, number>();
+    for (const p of all.price.filter((x) => x.source === 'baseline'))
+      listed.set(p.vendorSlug, (listed.get(p.vendorSlug) ?? 0) + 1);
+    expect(listed.size).toBe(50);
+    for (const n of listed.values()) expect(n).toBeGreaterThanOrEqual(2);
+    for (const n of listed.values()) expect(n).toBeLessThanOrEqual(6);
+  });
+
+  it(`generates ${REVIEWS_PER_VENDOR} reviews per vendor unless told otherwise`, () => {
+    const reviews = (o: ScaleOptions) => [...scaleDataset(o, NOW, 500)].flatMap((c) => c.review).length;
+    expect(reviews({ vendors: 30, batches: 10, peptides: 20 })).toBe(30 * REVIEWS_PER_VENDOR);
+    expect(reviews({ vendors: 30, batches: 10, peptides: 20, reviews: 0 })).toBe(0);
+    expect(reviews({ vendors: 30, batches: 10, peptides: 20, reviews: 7 })).toBe(7);
   });
 
   it('streams in chunks of at most chunkSize, in dependency order', () => {
@@ -103,13 +127,98 @@ describe('scaleDataset', () => {
     expect(new Set(all.review.map((r) => r.id)).size).toBe(all.review.length);
   });
 
-  it('scores every vendor and verifies about 80%', () => {
-    const fields = new Map<string, number>();
-    for (const o of all.override) fields.set(o.vendorSlug, (fields.get(o.vendorSlug) ?? 0) + 1);
-    for (const v of all.vendor) expect(fields.get(v.slug)).toBe(5);
-    const verified = all.vendor.filter((v) => v.verified).length / all.vendor.length;
+  it('leaves scores to the evidence: a reasoned override for one vendor in 200, no more', () => {
+    expect(all.override.map((o) => o.vendorSlug)).toEqual([all.vendor[7]!.slug]);
+    const o = big.override;
+    expect(o.length).toBe(Math.ceil((BIG.vendors - 7) / OVERRIDE_EVERY));
+    for (const r of o) {
+      expect(r.reason?.trim()).toBeTruthy();
+      expect(r.value).not.toBeNull();
+    }
+    expect(new Set(o.map((r) => r.field)).has('score')).toBe(true);
+    expect(o.some((r) => r.field !== 'score')).toBe(true);
+    const idx = new Map(big.vendor.map((v, i) => [v.slug, i]));
+    for (const r of o) expect(scaleVendorHasOverride(idx.get(r.vendorSlug)!)).toBe(true);
+  });
+
+  it('gives most vendors recent approved batches from a mix of labs, and varies them', () => {
+    const labs = new Map(big.lab.map((l) => [l.slug, l.trusted === true]));
+    expect([...labs.values()].filter(Boolean).length).toBeGreaterThan(0);
+    expect([...labs.values()].filter((t) => !t).length).toBeGreaterThan(0);
+    const per = new Map<string, { approved: number; recent: number; trusted: number; urls: number }>();
+    for (const v of big.vendor) per.set(v.slug, { approved: 0, recent: 0, trusted: 0, urls: 0 });
+    for (const b of big.batch) {
+      if (b.status !== 'approved') continue;
+      const e = per.get(b.vendorSlug)!;
+      e.approved++;
+      if (NOW - Date.parse(b.testedAt!) <= 150 * DAY_MS) e.recent++;
+      if (labs.get(b.lab!)) e.trusted++;
+      if (b.sourceUrl) e.urls++;
+    }
+    const stats = [...per.values()];
+    const withRecent = stats.filter((e) => e.recent > 0).length / stats.length;
+    expect(withRecent).toBeGreaterThan(0.85);
+    // Newcomers (about 2%): nothing approved yet, so unscored.
+    const none = stats.filter((e) => e.approved === 0).length / stats.length;
+    expect(none).toBeGreaterThan(0.005);
+    expect(none).toBeLessThan(0.05);
+    // Shares of trusted labs and public CoA links differ from vendor to vendor.
+    const shares = (f: (e: (typeof stats)[number]) => number) =>
+      stats.filter((e) => e.approved >= 20).map((e) => f(e) / e.approved);
+    for (const xs of [shares((e) => e.trusted), shares((e) => e.urls)]) {
+      expect(Math.min(...xs)).toBeLessThan(0.45);
+      expect(Math.max(...xs)).toBeGreaterThan(0.8);
+    }
+    // Activity is skewed: some vendors have many times the median number of batches.
+    const count = new Map<string, number>();
+    for (const b of big.batch) count.set(b.vendorSlug, (count.get(b.vendorSlug) ?? 0) + 1);
+    const counts = [...count.values()].sort((a, b) => a - b);
+    expect(counts.at(-1)!).toBeGreaterThan(3 * counts[counts.length >> 1]!);
+  });
+
+  it('gives vendors different purity levels and ratings', () => {
+    const byVendor = <T>(
+      items: readonly T[],
+      vendor: (x: T) => string,
+      value: (x: T) => number | null | undefined,
+    ) => {
+      const out = new Map<string, number[]>();
+      for (const x of items) {
+        const v = value(x);
+        if (v === null || v === undefined) continue;
+        const list = out.get(vendor(x));
+        if (list) list.push(v);
+        else out.set(vendor(x), [v]);
+      }
+      return out;
+    };
+    const means = (m: Map<string, number[]>, min: number) =>
+      [...m.values()].filter((xs) => xs.length >= min).map((xs) => xs.reduce((s, x) => s + x, 0) / xs.length);
+    const purity = byVendor(
+      big.batch,
+      (b) => b.vendorSlug,
+      (b) => b.purity,
+    );
+    const levels = means(purity, 20);
+    expect(Math.max(...levels) - Math.min(...levels)).toBeGreaterThan(2);
+    expect(Math.max(...[...purity.values()].flat())).toBeLessThanOrEqual(100);
+    const stars = means(
+      byVendor(
+        big.review,
+        (r) => r.vendorSlug,
+        (r) => r.rating,
+      ),
+      10,
+    );
+    expect(Math.max(...stars) - Math.min(...stars)).toBeGreaterThan(1.5);
+  });
+
+  it('verifies about 80% of vendors, never a newcomer', () => {
+    const verified = big.vendor.filter((v) => v.verified).length / big.vendor.length;
     expect(verified).toBeGreaterThan(0.6);
     expect(verified).toBeLessThan(0.95);
+    const approved = new Set(big.batch.filter((b) => b.status === 'approved').map((b) => b.vendorSlug));
+    for (const v of big.vendor) if (!approved.has(v.slug)) expect(v.verified).toBe(false);
   });
 
   it('mixes batch states, never in the future', () => {
