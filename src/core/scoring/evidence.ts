@@ -25,6 +25,9 @@ export interface VendorEvidenceSums {
   reviewWeight: number;
   reviewWeightedRatings: number;
   oldestReviewAt: string | null;
+  /** Sum and count of purity over every approved batch: Variant A's mean purity, not a pillar input. */
+  approvedPuritySum: number;
+  approvedPurityCount: number;
   /** Profile facts for transparency. */
   hasLocation: boolean;
   hasDescription: boolean;
@@ -49,6 +52,8 @@ export const NO_EVIDENCE: VendorEvidenceSums = {
   reviewWeight: 0,
   reviewWeightedRatings: 0,
   oldestReviewAt: null,
+  approvedPuritySum: 0,
+  approvedPurityCount: 0,
   hasLocation: false,
   hasDescription: false,
   hasWebsite: false,

@@ -64,6 +64,8 @@ export async function loadEvidence(
       sql<number>`sum(case when ${inWindow} then ${weight} else 0 end)`.as('pw'),
       sql<number>`sum(case when ${inWindow} then ${weight} * b.purity else 0 end)`.as('pws'),
       sql<number>`sum(case when ${inWindow} then ${weight} * b.purity * b.purity else 0 end)`.as('pwsq'),
+      sql<number>`sum(b.purity)`.as('psum'),
+      sql<number>`count(b.purity)`.as('pcount'),
     ])
     .where('b.status', '=', 'approved')
     .$if(ids !== null, (q) => q.where('b.vendor_id', 'in', ids!))
@@ -79,6 +81,8 @@ export async function loadEvidence(
     e.purityWeight = num(r.pw);
     e.purityWeightedSum = num(r.pws);
     e.purityWeightedSquares = num(r.pwsq);
+    e.approvedPuritySum = num(r.psum);
+    e.approvedPurityCount = num(r.pcount);
   }
 
   // The catalog: what the vendor lists, plus what it has had approved tests of. A peptide is

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import { type EffectiveScore, effectiveScore, type OverrideMap } from '../../core/scoring/composite.ts';
-import { NO_EVIDENCE } from '../../core/scoring/evidence.ts';
+import { NO_EVIDENCE, type VendorEvidenceSums } from '../../core/scoring/evidence.ts';
 import { cutoffsOf, type MethodParams } from '../../core/scoring/method.ts';
 import { computePillars } from '../../core/scoring/pillars.ts';
 import { type RecomputeResult, scoreEvents } from '../../core/scoring/score-events.ts';
@@ -76,12 +76,12 @@ export async function recomputeVendors(
       overrides.set(o.vendor_id, m);
     }
     const evidence = await loadEvidence(trx, ids, cut, opts.method);
-    const purity = await meanPurity(trx, ids);
 
     const history: { vendor_id: number; score: number; reason: string; recorded_at: string }[] = [];
     for (const v of vendors) {
       result.vendors++;
-      const computed = computePillars(evidence.get(v.id) ?? NO_EVIDENCE, nowMs, opts.method);
+      const e = evidence.get(v.id) ?? NO_EVIDENCE;
+      const computed = computePillars(e, nowMs, opts.method);
       const eff: EffectiveScore = effectiveScore(computed, overrides.get(v.id) ?? {}, opts.method.weights);
       const next = {
         ...computed,
@@ -91,7 +91,7 @@ export async function recomputeVendors(
         eff_sentiment: eff.pillars?.sentiment ?? null,
         eff_transparency: eff.pillars?.transparency ?? null,
         eff_experience: eff.pillars?.experience ?? null,
-        avg_purity: purity.get(v.id) ?? null,
+        avg_purity: meanPurity(e),
       };
       const same = (Object.keys(next) as (keyof typeof next)[]).every(
         (k) => (v[k] === null ? null : Number(v[k])) === next[k],
@@ -126,19 +126,10 @@ function pillarsOf(v: Record<`eff_${Pillar}`, number | null>): Pillars | null {
   return out;
 }
 
-/** Mean tested purity of approved batches, one decimal (Variant A's `purity` text). */
-async function meanPurity(trx: Transaction<Database>, ids: number[] | 'all'): Promise<Map<number, number>> {
-  const out = new Map<number, number>();
-  const rows = await trx
-    .selectFrom('batches')
-    .select((eb) => ['vendor_id', eb.fn.avg<number>('purity').as('avg')])
-    .$if(ids !== 'all', (q) => q.where('vendor_id', 'in', ids as number[]))
-    .where('status', '=', 'approved')
-    .where('purity', 'is not', null)
-    .groupBy('vendor_id')
-    .execute();
-  // PostgreSQL sums in no fixed order, so avg() can differ in its last bits between runs; the
-  // epsilon (far above that noise, far below a real difference) keeps a .x5 rounding stable.
-  for (const r of rows) out.set(r.vendor_id, Math.floor(Number(r.avg) * 10 + 0.5 + 1e-9) / 10);
-  return out;
+/** Mean tested purity of approved batches, one decimal (Variant A's `purity` text); null without any. */
+function meanPurity(e: VendorEvidenceSums): number | null {
+  if (e.approvedPurityCount === 0) return null;
+  // Sums arrive in no fixed order on PostgreSQL, so the mean can differ in its last bits between
+  // runs; the epsilon (far above that noise, far below a real difference) keeps a .x5 stable.
+  return Math.floor((e.approvedPuritySum / e.approvedPurityCount) * 10 + 0.5 + 1e-9) / 10;
 }
