@@ -56,6 +56,8 @@ export interface KeyStore {
 export interface CatalogStore {
   /** Every vendor with effective pillars and score, for the read model. */
   listVendors(): Promise<Vendor[]>;
+  /** Vendors a write committed after data version `version` touched (incremental reloads). */
+  listVendorsChangedSince(version: number): Promise<Vendor[]>;
   /** Composite history per vendor id, oldest first, newest `perVendor` of each. */
   scoreHistories(perVendor: number): Promise<Map<number, number[]>>;
   getVendorDetail(slug: string, historyLength: number): Promise<VendorDetail | null>;
@@ -64,7 +66,7 @@ export interface CatalogStore {
   /** Every stored listing of a peptide, both sources, with vendor display facts. */
   listPrices(peptideId: number): Promise<StoredPrice[]>;
   /** Which vendors sell which peptides (a listing of either source), as id pairs. */
-  listOfferings(): Promise<{ peptideId: number; vendorId: number }[]>;
+  listOfferings(vendorIds?: readonly number[]): Promise<{ peptideId: number; vendorId: number }[]>;
   /** Evidence shown in Variant A's vendor report. */
   vendorEvidence(vendorId: number, recent: number): Promise<VendorEvidence>;
 }

@@ -65,6 +65,8 @@ export interface VendorsTable {
   avg_purity: number | null;
   created_at: string;
   updated_at: string;
+  /** data_version of the last write that touched this vendor (incremental read-model reloads). */
+  row_version: Generated<number>;
 }
 
 export interface OverridesTable {

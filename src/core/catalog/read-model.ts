@@ -21,6 +21,9 @@ export interface CatalogSnapshot {
    * is both Variant A's per-peptide ranking and its `vendor_count`, so the two cannot disagree.
    */
   peptideRankings: ReadonlyMap<string, readonly ScoredVendor[]>;
+  /** Every vendor by id, and the peptides each lists: what the next snapshot is merged onto. */
+  vendors: ReadonlyMap<number, Vendor>;
+  offerings: ReadonlyMap<number, readonly number[]>;
 }
 
 /** The one ordering rule of every ranking (DESIGN.md §4). Names compare case-insensitively. */
@@ -63,40 +66,77 @@ export class CatalogReadModel {
   }
 
   private async build(state: DataState): Promise<CatalogSnapshot> {
+    const prev = this.snapshot;
+    if (prev && prev.version < state.dataVersion) {
+      // Only the vendors written since the snapshot: a one-vendor change costs one indexed query,
+      // not a reload of every vendor (the list reflects a change within milliseconds).
+      const [changed, peptides] = await Promise.all([
+        this.store.listVendorsChangedSince(prev.version),
+        this.store.listPeptides(),
+      ]);
+      if (changed.length <= INCREMENTAL_MAX) {
+        const ids = changed.map((v) => v.id);
+        // Fresh lists for the changed vendors; the others' lists are shared, never mutated.
+        const fresh = new Map<number, number[]>();
+        for (const o of await this.store.listOfferings(ids)) addOffering(fresh, o.vendorId, o.peptideId);
+        const offerings = new Map<number, readonly number[]>(prev.offerings);
+        for (const id of ids) offerings.set(id, fresh.get(id) ?? []);
+        const vendors = new Map(prev.vendors);
+        for (const v of changed) vendors.set(v.id, v);
+        return assemble(state, vendors, peptides, offerings);
+      }
+    }
     const [vendors, peptides, offerings] = await Promise.all([
       this.store.listVendors(),
       this.store.listPeptides(),
       this.store.listOfferings(),
     ]);
-    const ranked = vendors.filter(isScored).sort(compareRanking);
-    const rankedVerified = ranked.filter((v) => v.verified);
-    // Walking the ranking in order keeps every per-peptide list sorted without another sort.
-    const position = new Map(rankedVerified.map((v, i) => [v.id, i]));
-    const byPeptide = new Map<number, number[]>();
-    for (const o of offerings) {
-      const at = position.get(o.vendorId);
-      if (at === undefined) continue;
-      const list = byPeptide.get(o.peptideId);
-      if (list) list.push(at);
-      else byPeptide.set(o.peptideId, [at]);
-    }
-    const peptideRankings = new Map<string, readonly ScoredVendor[]>();
-    for (const p of peptides) {
-      const at = (byPeptide.get(p.id) ?? []).sort((a, b) => a - b);
-      peptideRankings.set(
-        p.slug,
-        at.map((i) => rankedVerified[i]!),
-      );
-    }
-    return {
-      version: state.dataVersion,
-      dataUpdatedAt: state.dataUpdatedAt,
-      ranked,
-      rankedVerified,
-      bySlug: new Map(vendors.map((v) => [v.slug, v])),
-      peptides,
-      peptideBySlug: new Map(peptides.map((p) => [p.slug, p])),
-      peptideRankings,
-    };
+    const byVendor = new Map<number, number[]>();
+    for (const o of offerings) addOffering(byVendor, o.vendorId, o.peptideId);
+    return assemble(state, new Map(vendors.map((v) => [v.id, v])), peptides, byVendor);
   }
+}
+
+/** More changed vendors than this and a full reload is as cheap as merging. */
+const INCREMENTAL_MAX = 2000;
+
+function addOffering(map: Map<number, number[]>, vendorId: number, peptideId: number): void {
+  const list = map.get(vendorId);
+  if (list) list.push(peptideId);
+  else map.set(vendorId, [peptideId]);
+}
+
+/** Derives every ranking of a snapshot from its vendors, peptides and offerings. */
+function assemble(
+  state: DataState,
+  vendors: ReadonlyMap<number, Vendor>,
+  peptides: readonly Peptide[],
+  offerings: ReadonlyMap<number, readonly number[]>,
+): CatalogSnapshot {
+  const all = [...vendors.values()];
+  const ranked = all.filter(isScored).sort(compareRanking);
+  const rankedVerified = ranked.filter((v) => v.verified);
+  // Walking the ranking in order keeps every per-peptide list sorted without another sort.
+  const byPeptide = new Map<number, ScoredVendor[]>();
+  for (const v of rankedVerified) {
+    for (const peptideId of offerings.get(v.id) ?? []) {
+      const list = byPeptide.get(peptideId);
+      if (list) list.push(v);
+      else byPeptide.set(peptideId, [v]);
+    }
+  }
+  const peptideRankings = new Map<string, readonly ScoredVendor[]>();
+  for (const p of peptides) peptideRankings.set(p.slug, byPeptide.get(p.id) ?? []);
+  return {
+    version: state.dataVersion,
+    dataUpdatedAt: state.dataUpdatedAt,
+    ranked,
+    rankedVerified,
+    bySlug: new Map(all.map((v) => [v.slug, v])),
+    peptides,
+    peptideBySlug: new Map(peptides.map((p) => [p.slug, p])),
+    peptideRankings,
+    vendors,
+    offerings,
+  };
 }

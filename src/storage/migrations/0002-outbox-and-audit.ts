@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { DialectCapabilities } from '../dialect.ts';
 
 /**
- * Issue [3]: the event outbox, who set an override, and which account wrote a reply.
+ * Issue [3]: the event outbox, who set an override, which account wrote a reply, and the
+ * per-vendor version that lets readers reload only the vendors a write touched.
  * Additive only, so a database migrated by 0001 keeps all of its data.
  */
 export async function up(db: Kysely<unknown>, caps: DialectCapabilities): Promise<void> {
@@ -26,6 +27,12 @@ export async function up(db: Kysely<unknown>, caps: DialectCapabilities): Promis
     .addColumn('set_by', 'text', (c) => c.notNull().defaultTo('import'))
     .execute();
   await db.schema.alterTable('replies').addColumn('account_id', 'integer').execute();
+  // The data version of the last write that touched the vendor: readers reload only those rows.
+  await db.schema
+    .alterTable('vendors')
+    .addColumn('row_version', caps.bigIntType, (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.createIndex('vendors_row_version').on('vendors').column('row_version').execute();
   // No new index on batches: measured on the scale seed (1M batches), indexes on
   // (status, submitted_at) and on lab_id took the bulk load from 60 s to 92 s; the pending queue
   // and a lab's vendors are rare operator reads that a scan serves in well under a second.

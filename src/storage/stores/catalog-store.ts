@@ -52,6 +52,12 @@ export class KyselyCatalogStore implements CatalogStore {
     return (await this.db.selectFrom('vendors').selectAll().execute()).map(toVendor);
   }
 
+  async listVendorsChangedSince(version: number): Promise<Vendor[]> {
+    return (await this.db.selectFrom('vendors').selectAll().where('row_version', '>', version).execute()).map(
+      toVendor,
+    );
+  }
+
   async scoreHistories(perVendor: number): Promise<Map<number, number[]>> {
     // Newest N per vendor with a window function, supported by both SQLite ≥ 3.25 and PostgreSQL.
     const rows = await this.db
@@ -153,8 +159,14 @@ export class KyselyCatalogStore implements CatalogStore {
     }));
   }
 
-  async listOfferings(): Promise<{ peptideId: number; vendorId: number }[]> {
-    const rows = await this.db.selectFrom('prices').select(['peptide_id', 'vendor_id']).distinct().execute();
+  async listOfferings(vendorIds?: readonly number[]): Promise<{ peptideId: number; vendorId: number }[]> {
+    if (vendorIds?.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('prices')
+      .select(['peptide_id', 'vendor_id'])
+      .distinct()
+      .$if(vendorIds !== undefined, (q) => q.where('vendor_id', 'in', vendorIds as number[]))
+      .execute();
     return rows.map((r) => ({ peptideId: r.peptide_id, vendorId: r.vendor_id }));
   }
 

@@ -70,8 +70,8 @@ export class KyselyImportStore implements ImportStore {
    */
   async recomputeAll(opts: { nowIso: string; reason: string }): Promise<RecomputeResult> {
     const result = await this.db.transaction().execute(async (trx) => {
-      await lockForWrite(trx);
-      const r = await recomputeVendors(trx, this.caps, 'all', { ...opts, method: this.method });
+      const rowVersion = await lockForWrite(trx);
+      const r = await recomputeVendors(trx, this.caps, 'all', { ...opts, method: this.method, rowVersion });
       if (r.updated > 0) await bumpVersion(trx, this.caps, 'data', opts.nowIso);
       return r;
     });
@@ -95,7 +95,7 @@ export class KyselyImportStore implements ImportStore {
     },
   ): Promise<ImportCounts> {
     const result = await this.db.transaction().execute(async (trx) => {
-      await lockForWrite(trx);
+      const rowVersion = await lockForWrite(trx);
       if (opts.expect) await checkExpectations(trx, opts.expect);
       const counts: ImportCounts = {};
       const affected = new Set<string>();
@@ -110,7 +110,12 @@ export class KyselyImportStore implements ImportStore {
         nowIso: opts.nowIso,
         reason: opts.reason,
         method: this.method,
+        rowVersion,
       });
+      // Everything the write named (a renamed vendor, a new listing) is reloaded by readers too.
+      for (const part of chunked([...affected], 5000)) {
+        await trx.updateTable('vendors').set({ row_version: rowVersion }).where('slug', 'in', part).execute();
+      }
       opts.onRecompute?.(recomputed);
       await bumpVersion(trx, this.caps, 'data', opts.nowIso);
       if (counts.account) await bumpVersion(trx, this.caps, 'keys', opts.nowIso);

@@ -16,6 +16,8 @@ export interface RecomputeOptions {
   /** Why: stored with each score-history entry (e.g. `import`, `batch approved`). */
   reason: string;
   method: MethodParams;
+  /** Stamped on every vendor row this recompute writes (the data version the write commits). */
+  rowVersion: number;
 }
 
 export type { RecomputeResult };
@@ -98,7 +100,11 @@ export async function recomputeVendors(
       );
       if (same) continue;
       result.updated++;
-      await trx.updateTable('vendors').set(next).where('id', '=', v.id).execute();
+      await trx
+        .updateTable('vendors')
+        .set({ ...next, row_version: opts.rowVersion })
+        .where('id', '=', v.id)
+        .execute();
       if (eff.score !== null && eff.score !== v.score) {
         history.push({ vendor_id: v.id, score: eff.score, reason: opts.reason, recorded_at: opts.nowIso });
         result.changes.push({

@@ -58,10 +58,17 @@ export async function bumpVersion(
  * before anything is read, so a transaction never works from a snapshot another writer has
  * already moved past. Writes are rare next to reads; one at a time costs nothing that matters.
  */
-export async function lockForWrite(trx: Transaction<Database>): Promise<void> {
+export async function lockForWrite(trx: Transaction<Database>): Promise<number> {
   await trx
     .updateTable('data_state')
     .set((eb) => ({ data_version: eb.ref('data_version') }))
     .where('id', '=', 1)
     .execute();
+  const row = await trx
+    .selectFrom('data_state')
+    .select('data_version')
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow();
+  // Writers are serialised from here on, so the version this write will commit is the next one.
+  return Number(row.data_version) + 1;
 }
