@@ -50,7 +50,11 @@ describe.each(DIALECTS)('storage contract: upsert semantics (%s)', (dialect) => 
 
     it('leaves every row as it was (only updated_at and row_version move)', async () => {
       // overrides.created_at is checked on its own below.
-      const omit = { vendors: ['updated_at', 'row_version'], peptides: ['updated_at'], overrides: ['created_at'] };
+      const omit = {
+        vendors: ['updated_at', 'row_version'],
+        peptides: ['updated_at'],
+        overrides: ['created_at'],
+      };
       const first = await dumpTables(store.kysely, omit);
       await store.imports.apply(importBatch(CATALOG), { nowIso: nextIso(), reason: 'again' });
       expect(await dumpTables(store.kysely, omit)).toEqual(first);
@@ -88,7 +92,12 @@ describe.each(DIALECTS)('storage contract: upsert semantics (%s)', (dialect) => 
       const inserted = await row('gamma');
       await apply([{ type: 'vendor', slug: 'gamma', name: 'Gamma Renamed' }]);
       const updated = await row('gamma');
-      expect(updated).toEqual({ ...inserted, name: 'Gamma Renamed', updated_at: updated.updated_at, row_version: updated.row_version });
+      expect(updated).toEqual({
+        ...inserted,
+        name: 'Gamma Renamed',
+        updated_at: updated.updated_at,
+        row_version: updated.row_version,
+      });
       expect(updated.updated_at > inserted.updated_at).toBe(true);
       expect(updated.created_at).toBe(inserted.created_at);
     });

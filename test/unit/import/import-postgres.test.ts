@@ -50,7 +50,11 @@ describe.runIf(DIALECTS.includes('postgres'))('importJsonLines: smoke on Postgre
   });
 
   it('importing the same file again changes no rows', async () => {
-    const omit = { vendors: ['updated_at', 'row_version'], peptides: ['updated_at'], overrides: ['created_at'] };
+    const omit = {
+      vendors: ['updated_at', 'row_version'],
+      peptides: ['updated_at'],
+      overrides: ['created_at'],
+    };
     const before = await dumpTables(h.store.kysely, omit);
     h.clock.advance(HOUR_MS);
     expect((await h.run(GOOD_FILE)).ok).toBe(true);
