@@ -63,6 +63,8 @@ export interface CatalogStore {
   getVendorDetail(slug: string, historyLength: number): Promise<VendorDetail | null>;
   getPeptide(slug: string): Promise<Peptide | null>;
   listPeptides(): Promise<Peptide[]>;
+  /** Changes whenever a peptide (or its aliases) is written: readers reuse their list while it holds. */
+  peptidesStamp(): Promise<string>;
   /** Every stored listing of a peptide, both sources, with vendor display facts. */
   listPrices(peptideId: number): Promise<StoredPrice[]>;
   /** Which vendors sell which peptides (a listing of either source), as id pairs. */

@@ -24,6 +24,8 @@ export interface CatalogSnapshot {
   /** Every vendor by id, and the peptides each lists: what the next snapshot is merged onto. */
   vendors: ReadonlyMap<number, Vendor>;
   offerings: ReadonlyMap<number, readonly number[]>;
+  /** The store's peptidesStamp() the peptides were loaded at. */
+  peptidesStamp: string;
 }
 
 /** The one ordering rule of every ranking (DESIGN.md §4). Names compare case-insensitively. */
@@ -70,10 +72,11 @@ export class CatalogReadModel {
     if (prev && prev.version < state.dataVersion) {
       // Only the vendors written since the snapshot: a one-vendor change costs one indexed query,
       // not a reload of every vendor (the list reflects a change within milliseconds).
-      const [changed, peptides] = await Promise.all([
+      const [changed, stamp] = await Promise.all([
         this.store.listVendorsChangedSince(prev.version),
-        this.store.listPeptides(),
+        this.store.peptidesStamp(),
       ]);
+      const peptides = stamp === prev.peptidesStamp ? prev.peptides : await this.store.listPeptides();
       if (changed.length <= INCREMENTAL_MAX) {
         const ids = changed.map((v) => v.id);
         // Fresh lists for the changed vendors; the others' lists are shared, never mutated.
@@ -83,17 +86,18 @@ export class CatalogReadModel {
         for (const id of ids) offerings.set(id, fresh.get(id) ?? []);
         const vendors = new Map(prev.vendors);
         for (const v of changed) vendors.set(v.id, v);
-        return assemble(state, vendors, peptides, offerings);
+        return assemble(state, vendors, peptides, offerings, stamp);
       }
     }
-    const [vendors, peptides, offerings] = await Promise.all([
+    const [vendors, peptides, offerings, stamp] = await Promise.all([
       this.store.listVendors(),
       this.store.listPeptides(),
       this.store.listOfferings(),
+      this.store.peptidesStamp(),
     ]);
     const byVendor = new Map<number, number[]>();
     for (const o of offerings) addOffering(byVendor, o.vendorId, o.peptideId);
-    return assemble(state, new Map(vendors.map((v) => [v.id, v])), peptides, byVendor);
+    return assemble(state, new Map(vendors.map((v) => [v.id, v])), peptides, byVendor, stamp);
   }
 }
 
@@ -112,9 +116,10 @@ function assemble(
   vendors: ReadonlyMap<number, Vendor>,
   peptides: readonly Peptide[],
   offerings: ReadonlyMap<number, readonly number[]>,
+  peptidesStamp: string,
 ): CatalogSnapshot {
   const all = [...vendors.values()];
-  const ranked = all.filter(isScored).sort(compareRanking);
+  const ranked = rank(all.filter(isScored));
   const rankedVerified = ranked.filter((v) => v.verified);
   // Walking the ranking in order keeps every per-peptide list sorted without another sort.
   const byPeptide = new Map<number, ScoredVendor[]>();
@@ -138,5 +143,20 @@ function assemble(
     peptideRankings,
     vendors,
     offerings,
+    peptidesStamp,
   };
+}
+
+/**
+ * Sorts by compareRanking's rule with each name lower-cased once, not twice per comparison
+ * (10,000 vendors: ~140,000 comparisons on every data version).
+ */
+export function rank(scored: ScoredVendor[]): ScoredVendor[] {
+  const keyed = scored.map((v) => ({ v, name: v.name.toLowerCase() }));
+  keyed.sort((a, b) => {
+    if (a.v.score !== b.v.score) return b.v.score - a.v.score;
+    if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+    return a.v.slug < b.v.slug ? -1 : a.v.slug > b.v.slug ? 1 : 0;
+  });
+  return keyed.map((k) => k.v);
 }

@@ -117,6 +117,15 @@ export class KyselyCatalogStore implements CatalogStore {
     );
   }
 
+  async peptidesStamp(): Promise<string> {
+    // Every peptide upsert (aliases included) sets updated_at to the write's time; none is deleted.
+    const r = await this.db
+      .selectFrom('peptides')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('last')])
+      .executeTakeFirstOrThrow();
+    return `${Number(r.n)}/${r.last ?? ''}`;
+  }
+
   async listPeptides(): Promise<Peptide[]> {
     const [rows, aliases] = await Promise.all([
       this.db.selectFrom('peptides').selectAll().orderBy('name').execute(),
