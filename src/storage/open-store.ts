@@ -17,6 +17,9 @@ import { KyselyOutboxStore } from './stores/outbox-store.ts';
 import { KyselyRateLimitStateStore } from './stores/rate-limit-store.ts';
 import { KyselyStateStore } from './stores/state-store.ts';
 
+/** The migration that introduced scoring method v1 (issue [3]). */
+const METHOD_V1_MIGRATION = '0002-outbox-and-audit';
+
 export type StoreTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 /** `postgres://…` or `postgresql://…` → PostgreSQL; `sqlite:PATH`, `file:PATH` or a bare path → SQLite. */
@@ -46,6 +49,7 @@ export async function openStore(
   let stop: () => Promise<void>;
   let writeHits: ((rows: HitRow[]) => boolean) | undefined;
   let rawSqlite: import('better-sqlite3').Database | undefined;
+  const applied: string[] = [];
   if (target.kind === 'sqlite') {
     const h = connectSqlite(target.path);
     db = h.db;
@@ -65,10 +69,11 @@ export async function openStore(
       await listener.stop();
       await db.destroy();
     };
-    if (opts.migrate !== false) await migrateToLatest(db, caps);
+    if (opts.migrate !== false) applied.push(...(await migrateToLatest(db, caps)).applied);
     await listener.start();
   }
-  if (target.kind === 'sqlite' && opts.migrate !== false) await migrateToLatest(db, caps);
+  if (target.kind === 'sqlite' && opts.migrate !== false)
+    applied.push(...(await migrateToLatest(db, caps)).applied);
   if (target.kind === 'sqlite' && rawSqlite) writeHits = sqliteHitWriter(rawSqlite);
   const signal = new ChangeSignal();
   const suspected = () => {
@@ -76,6 +81,17 @@ export async function openStore(
     const other = probe();
     return own || other;
   };
+  const imports = new KyselyImportStore(db, caps, signal, opts.method ?? DEFAULT_METHOD);
+  /**
+   * Migration 0002 brings method v1: a database scored by v0 (pillars typed in as overrides) gets
+   * its pillars computed from its evidence once, as part of the upgrade.
+   */
+  const afterMigrations = async (names: string[]) => {
+    if (names.includes(METHOD_V1_MIGRATION)) {
+      await imports.recomputeAll({ nowIso: new Date().toISOString(), reason: 'method v1' });
+    }
+  };
+  await afterMigrations(applied);
   return {
     dialect: caps.name,
     caps,
@@ -85,11 +101,15 @@ export async function openStore(
     keys: new KyselyKeyStore(db, caps, signal),
     catalog: new KyselyCatalogStore(db),
     batches: new KyselyBatchStore(db),
-    imports: new KyselyImportStore(db, caps, signal, opts.method ?? DEFAULT_METHOD),
+    imports,
     outbox: new KyselyOutboxStore(db),
     operator: new KyselyOperatorStore(db),
     rateLimits: new KyselyRateLimitStateStore(db, caps, writeHits),
-    migrate: async () => (await migrateToLatest(db, caps)).applied,
+    migrate: async () => {
+      const names = (await migrateToLatest(db, caps)).applied;
+      await afterMigrations(names);
+      return names;
+    },
     close: stop,
   };
 }
