@@ -341,15 +341,16 @@ export class KyselyImportStore implements ImportStore {
         'review_id',
         b.reply.map((r) => r.reviewId),
       );
-      const vendorOf = new Map<string, string>();
+      // The reviewed vendor of every reply: its slug for the event, its owner for the author check.
+      const reviewed = new Map<string, { slug: string; owner: number | null }>();
       for (const part of chunked([...new Set(b.reply.map((r) => r.reviewId))], 5000)) {
         for (const row of await trx
           .selectFrom('reviews')
           .innerJoin('vendors', 'vendors.id', 'reviews.vendor_id')
-          .select(['reviews.id as id', 'vendors.slug as slug'])
+          .select(['reviews.id as id', 'vendors.slug as slug', 'vendors.owner_account_id as owner'])
           .where('reviews.id', 'in', part)
           .execute()) {
-          vendorOf.set(row.id, row.slug);
+          reviewed.set(row.id, { slug: row.slug, owner: row.owner });
         }
       }
       const accountIds = await accountIdMap(
@@ -357,32 +358,19 @@ export class KyselyImportStore implements ImportStore {
         b.reply.flatMap((r) => (r.account ? [r.account] : [])),
       );
       // A reply that names its author must come from the account that owns the reviewed vendor.
-      const owners = new Map<string, number | null>();
-      for (const part of chunked(
-        [...new Set(b.reply.filter((r) => r.account).map((r) => r.reviewId))],
-        5000,
-      )) {
-        for (const row of await trx
-          .selectFrom('reviews')
-          .innerJoin('vendors', 'vendors.id', 'reviews.vendor_id')
-          .select(['reviews.id as id', 'vendors.owner_account_id as owner'])
-          .where('reviews.id', 'in', part)
-          .execute()) {
-          owners.set(row.id, row.owner);
-        }
-      }
       for (const r of b.reply) {
-        if (r.account && owners.get(r.reviewId) !== accountIds.get(r.account)) {
+        const review = reviewed.get(r.reviewId)!;
+        if (r.account && review.owner !== accountIds.get(r.account)) {
           throw new DomainError(
             'invalid_parameter',
-            `reply to review '${r.reviewId}': account '${r.account}' does not own vendor '${vendorOf.get(r.reviewId)}'`,
+            `reply to review '${r.reviewId}': account '${r.account}' does not own vendor '${review.slug}'`,
           );
         }
       }
       for (const r of b.reply) {
         if (replied.has(r.reviewId)) continue;
         replied.add(r.reviewId);
-        const slug = vendorOf.get(r.reviewId)!;
+        const slug = reviewed.get(r.reviewId)!.slug;
         events.push({
           type: 'review.reply',
           vendorSlug: slug,
