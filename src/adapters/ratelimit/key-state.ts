@@ -31,8 +31,19 @@ export interface KeyState {
    * at the key's first request after a restart. One scope is expected to use one policy kind.
    */
   restored: RestoredHits | null;
-  /** Hits per unix second not yet written to the store; negative counts are refunds. */
-  pending: Map<number, number> | null;
+  /**
+   * Hits not yet written to the store, per unix second; negative counts are refunds. The current
+   * second is kept in two plain fields, so counting a request touches no map: a key's older seconds
+   * (a flush interval spans two at most, bar refunds and clock steps) go to `pendingOlder`.
+   */
+  pendingSecond: number;
+  pendingCount: number;
+  pendingOlder: Map<number, number> | null;
+  /**
+   * Rolling policy: seqs of hits already refunded (with their times, to forget them once they leave
+   * the window), so a second refund of the same hit is a no-op. Refunds are rare (a 304).
+   */
+  refundedSeqs: Map<number, number> | null;
   /** Whether the state is in the limiter's list of states with pending counts. */
   queued: boolean;
 }
@@ -43,7 +54,10 @@ export const newKeyState = (keyId: string, scope: RateLimitScope): KeyState => (
   ring: null,
   fixed: null,
   restored: null,
-  pending: null,
+  pendingSecond: 0,
+  pendingCount: 0,
+  pendingOlder: null,
+  refundedSeqs: null,
   queued: false,
 });
 
@@ -60,9 +74,8 @@ export function ringFromRestored(restored: RestoredHits | null, cutoffMs: number
   for (let i = 0; i < restored.seconds.length; i++) {
     const atMs = restoredHitMs(restored.seconds[i]!);
     if (atMs <= cutoffMs) continue;
-    // seq 0 is never issued to a caller, so a restored hit cannot be refunded.
     const n = Math.min(restored.counts[i]!, limit);
-    for (let k = 0; k < n; k++) ring.push(atMs, 0);
+    for (let k = 0; k < n; k++) ring.push(atMs);
   }
   ring.keepNewest(limit);
   return ring;

@@ -159,10 +159,10 @@ export class MemoryRateLimiter implements RateLimiter {
 
   refund(hit: RateLimitHit, policy: RateLimitPolicy): Promise<void> {
     const state = this.states[hit.scope].get(hit.keyId);
-    // seq 0 marks restored hits and anything above this.seq was not issued here.
+    // Seqs start at 1 and anything above this.seq was not issued here.
     if (!state || hit.seq < 1 || hit.seq > this.seq) return Promise.resolve();
     if (policy.kind === 'rolling') {
-      if (state.ring?.remove(hit.seq, hit.atMs)) this.addPending(state, hit.atMs, -1);
+      this.refundRolling(state, hit, policy.windowMs);
       return Promise.resolve();
     }
     const w = state.fixed;
@@ -208,7 +208,7 @@ export class MemoryRateLimiter implements RateLimiter {
         return { allowed: true, limit, remaining: limit - n, resetAtMs, retryAfterMs: 0 };
       }
       const seq = ++this.seq;
-      ring.push(now, seq);
+      ring.push(now);
       this.addPending(state, now, 1);
       return {
         allowed: true,
@@ -290,12 +290,36 @@ export class MemoryRateLimiter implements RateLimiter {
     }
   }
 
+  /**
+   * Un-counts a rolling-window hit once. The ring holds times only, and hits at the same millisecond
+   * are interchangeable, so removing one at the hit's time is exact; the seq only guards against a
+   * second refund of the same hit.
+   */
+  private refundRolling(state: KeyState, hit: RateLimitHit, windowMs: number): void {
+    const cutoff = this.clock.now() - windowMs;
+    // A hit that has left the window no longer counts: nothing to refund.
+    if (hit.atMs <= cutoff || !state.ring) return;
+    const refunded = state.refundedSeqs;
+    if (refunded?.has(hit.seq)) return;
+    if (!state.ring.removeAt(hit.atMs)) return;
+    if (refunded === null) state.refundedSeqs = new Map([[hit.seq, hit.atMs]]);
+    else {
+      for (const [seq, atMs] of refunded) if (atMs <= cutoff) refunded.delete(seq);
+      refunded.set(hit.seq, hit.atMs);
+    }
+    this.addPending(state, hit.atMs, -1);
+  }
+
   private addPending(state: KeyState, atMs: number, delta: number): void {
     if (!this.store) return;
     const second = Math.floor(atMs / 1000);
-    state.pending ??= new Map();
-    const pending = state.pending;
-    pending.set(second, (pending.get(second) ?? 0) + delta);
+    if (second === state.pendingSecond) state.pendingCount += delta;
+    else if (second > state.pendingSecond) {
+      // The request path: a new second. The previous one, if not yet written, moves aside.
+      if (state.pendingCount !== 0) addTo(state, state.pendingSecond, state.pendingCount);
+      state.pendingSecond = second;
+      state.pendingCount = delta;
+    } else addTo(state, second, delta); // a refund of an older second, or the clock stepped back
     if (!state.queued) {
       state.queued = true;
       this.dirty.push(state);
@@ -311,14 +335,18 @@ export class MemoryRateLimiter implements RateLimiter {
     const batch = this.dirty;
     this.dirty = [];
     const rows: RateLimitHitCount[] = [];
+    // A hit refunded before it was written cancels out and costs no row.
+    const add = (state: KeyState, second: number, count: number): void => {
+      if (count !== 0) rows.push({ keyId: state.keyId, scope: state.scope, second, count });
+    };
     for (const state of batch) {
       state.queued = false;
-      if (!state.pending) continue;
-      for (const [second, count] of state.pending) {
-        // A hit refunded before it was written cancels out and costs no row.
-        if (count !== 0) rows.push({ keyId: state.keyId, scope: state.scope, second, count });
+      if (state.pendingOlder) {
+        for (const [second, count] of state.pendingOlder) add(state, second, count);
+        state.pendingOlder.clear();
       }
-      state.pending.clear();
+      add(state, state.pendingSecond, state.pendingCount);
+      state.pendingCount = 0;
     }
     if (rows.length === 0) return;
     try {
@@ -373,6 +401,12 @@ export class MemoryRateLimiter implements RateLimiter {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }
+}
+
+/** Adds to a second other than the key's current one. */
+function addTo(state: KeyState, second: number, delta: number): void {
+  state.pendingOlder ??= new Map();
+  state.pendingOlder.set(second, (state.pendingOlder.get(second) ?? 0) + delta);
 }
 
 const unused = (policy: RateLimitPolicy, now: number): RateLimitDecision => ({

@@ -119,6 +119,26 @@ describe('MemoryRateLimiter', () => {
       expect((await limiter.consume('k', 'b', policy)).allowed).toBe(false);
     });
 
+    it('refunds two hits of the same millisecond one each (rolling)', async () => {
+      const policy: RateLimitPolicy = { kind: 'rolling', limit: 3, windowMs: DAY_MS };
+      const a = await limiter.consume('k', 'b', policy);
+      const b = await limiter.consume('k', 'b', policy);
+      expect(a.hit!.atMs).toBe(b.hit!.atMs);
+      await limiter.refund(a.hit!, policy);
+      await limiter.refund(b.hit!, policy);
+      await limiter.refund(a.hit!, policy);
+      expect((await limiter.peek('k', 'b', policy)).remaining).toBe(3);
+    });
+
+    it('ignores a rolling-window hit that has left the window', async () => {
+      const policy: RateLimitPolicy = { kind: 'rolling', limit: 1, windowMs: HOUR_MS };
+      const old = await limiter.consume('k', 'b', policy);
+      clock.advance(HOUR_MS);
+      await limiter.consume('k', 'b', policy);
+      await limiter.refund(old.hit!, policy);
+      expect((await limiter.consume('k', 'b', policy)).allowed).toBe(false);
+    });
+
     it('ignores a fixed-window hit from a window that is over', async () => {
       const policy: RateLimitPolicy = { kind: 'fixed', limit: 1, windowMs: HOUR_MS };
       const old = await limiter.consume('k', 'a', policy);
