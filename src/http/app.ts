@@ -83,7 +83,10 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   app.addHook('preClose', async () => fast.close());
   app.decorate('fastPath', fast.stats);
   services.freshness.onChange((next, prev) => {
-    if (next.keysVersion !== prev.keysVersion) services.auth.invalidate();
+    if (next.keysVersion !== prev.keysVersion) {
+      services.auth.invalidate();
+      fast.invalidateKeys();
+    }
     if (next.dataVersion !== prev.dataVersion) cache.clear();
   });
 

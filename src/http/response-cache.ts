@@ -1,6 +1,12 @@
 import type { CachedBody } from './conditional.ts';
 
-interface Entry extends CachedBody {
+/** A cached body with what the fast path writes next to it. */
+export interface CachedResponse extends CachedBody {
+  /** `content-length` as header text, computed once per body rather than per request. */
+  lengthText: string;
+}
+
+interface Entry extends CachedResponse {
   version: number;
   /** Unix ms after which the body may be wrong (time-dependent fields such as ageDays, stale). */
   validUntil: number;
@@ -17,7 +23,7 @@ export class ResponseCache {
 
   constructor(private readonly maxEntries = 20_000) {}
 
-  get(key: string, version: number, nowMs: number): CachedBody | undefined {
+  get(key: string, version: number, nowMs: number): CachedResponse | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
     if (e.version !== version || nowMs >= e.validUntil) {
@@ -29,7 +35,13 @@ export class ResponseCache {
 
   set(key: string, version: number, body: CachedBody, validUntil = Number.POSITIVE_INFINITY): CachedBody {
     if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, { ...body, version, validUntil });
+    this.entries.set(key, {
+      body: body.body,
+      etag: body.etag,
+      lengthText: String(body.body.length),
+      version,
+      validUntil,
+    });
     return body;
   }
 

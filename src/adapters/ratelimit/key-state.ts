@@ -46,6 +46,8 @@ export interface KeyState {
   refundedSeqs: Map<number, number> | null;
   /** Whether the state is in the limiter's list of states with pending counts. */
   queued: boolean;
+  /** Dropped from the limiter's map (idle): a caller holding it as a slot must look it up again. */
+  detached: boolean;
 }
 
 export const newKeyState = (keyId: string, scope: RateLimitScope): KeyState => ({
@@ -59,6 +61,7 @@ export const newKeyState = (keyId: string, scope: RateLimitScope): KeyState => (
   pendingOlder: null,
   refundedSeqs: null,
   queued: false,
+  detached: false,
 });
 
 /** A restored hit counts at the END of its second, so a restart can only make the limiter stricter. */

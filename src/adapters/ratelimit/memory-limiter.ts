@@ -4,8 +4,10 @@ import type {
   RateLimiter,
   RateLimitHit,
   RateLimitHitCount,
+  RateLimitOutcome,
   RateLimitPolicy,
   RateLimitScope,
+  RateLimitSlot,
   RateLimitStateStore,
 } from '../../core/ratelimit/model.ts';
 import {
@@ -59,6 +61,11 @@ export class MemoryRateLimiter implements RateLimiter {
   private timerFlushRunning = false;
   /** Flushes run one after another so a retry never races a newer write. */
   private flushTail: Promise<void> = Promise.resolve();
+  /**
+   * The last decision's numbers, filled in place: the hot path (consumeSlotSync) hands this object
+   * out instead of allocating one per request. Read it before the limiter's next call.
+   */
+  private readonly last = { allowed: false, limit: 0, remaining: 0, resetAtMs: 0, retryAfterMs: 0 };
 
   constructor(deps: MemoryRateLimiterDeps) {
     this.clock = deps.clock;
@@ -116,7 +123,10 @@ export class MemoryRateLimiter implements RateLimiter {
         restored.counts.push(count);
       }
       if (restored.seconds.length > 0) state.restored = restored;
-      else this.states[state.scope].delete(state.keyId);
+      else {
+        this.states[state.scope].delete(state.keyId);
+        state.detached = true;
+      }
     }
   }
 
@@ -133,9 +143,21 @@ export class MemoryRateLimiter implements RateLimiter {
     this.checkPolicy(policy);
     const state = this.stateFor(keyId, scope);
     const now = this.clock.now();
-    return policy.kind === 'rolling'
-      ? this.decideRolling(state, policy, now, true)
-      : this.decideFixed(state, policy, now, true);
+    this.decide(state, policy, now, true);
+    return this.decision(state, now, true);
+  }
+
+  slotSync(keyId: string, scope: RateLimitScope): RateLimitSlot {
+    return this.stateFor(keyId, scope);
+  }
+
+  consumeSlotSync(slot: RateLimitSlot, policy: RateLimitPolicy): RateLimitOutcome | null {
+    this.checkPolicy(policy);
+    // Only this limiter issues slots, and they are its key states.
+    const held = slot as KeyState;
+    const state = held.detached ? this.stateFor(held.keyId, held.scope) : held;
+    this.decide(state, policy, this.clock.now(), true);
+    return this.last.allowed ? this.last : null;
   }
 
   peek(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): Promise<RateLimitDecision> {
@@ -152,9 +174,8 @@ export class MemoryRateLimiter implements RateLimiter {
     const state = this.states[scope].get(keyId);
     // An unknown key has used nothing; creating state for it would let peeks grow memory.
     if (!state) return unused(policy, now);
-    return policy.kind === 'rolling'
-      ? this.decideRolling(state, policy, now, false)
-      : this.decideFixed(state, policy, now, false);
+    this.decide(state, policy, now, false);
+    return this.decision(state, now, false);
   }
 
   refund(hit: RateLimitHit, policy: RateLimitPolicy): Promise<void> {
@@ -188,13 +209,24 @@ export class MemoryRateLimiter implements RateLimiter {
     await this.flush();
   }
 
-  private decideRolling(
-    state: KeyState,
-    policy: RateLimitPolicy,
-    now: number,
-    count: boolean,
-  ): RateLimitDecision {
+  /** Decides for one key; the outcome is left in `this.last` (and `this.seq` is the hit's, when counted). */
+  private decide(state: KeyState, policy: RateLimitPolicy, now: number, count: boolean): void {
+    if (policy.kind === 'rolling') this.decideRolling(state, policy, now, count);
+    else this.decideFixed(state, policy, now, count);
+  }
+
+  /** A decision object from `this.last`, with the hit to refund when one was counted. */
+  private decision(state: KeyState, now: number, counted: boolean): RateLimitDecision {
+    const { allowed, limit, remaining, resetAtMs, retryAfterMs } = this.last;
+    if (!(counted && allowed)) return { allowed, limit, remaining, resetAtMs, retryAfterMs };
+    const hit: RateLimitHit = { keyId: state.keyId, scope: state.scope, atMs: now, seq: this.seq };
+    return { allowed, limit, remaining, resetAtMs, retryAfterMs, hit };
+  }
+
+  private decideRolling(state: KeyState, policy: RateLimitPolicy, now: number, count: boolean): void {
     const { limit, windowMs } = policy;
+    const last = this.last;
+    last.limit = limit;
     let ring = state.ring;
     if (ring === null) {
       ring = state.ring = ringFromRestored(state.restored, now - windowMs, limit);
@@ -203,57 +235,52 @@ export class MemoryRateLimiter implements RateLimiter {
     ring.evictUpTo(now - windowMs);
     const n = ring.size;
     if (n < limit) {
+      last.allowed = true;
+      last.retryAfterMs = 0;
       if (!count) {
-        const resetAtMs = (n > 0 ? ring.timeAt(0) : now) + windowMs;
-        return { allowed: true, limit, remaining: limit - n, resetAtMs, retryAfterMs: 0 };
+        last.remaining = limit - n;
+        last.resetAtMs = (n > 0 ? ring.timeAt(0) : now) + windowMs;
+        return;
       }
-      const seq = ++this.seq;
+      this.seq++;
       ring.push(now);
       this.addPending(state, now, 1);
-      return {
-        allowed: true,
-        limit,
-        remaining: limit - n - 1,
-        resetAtMs: ring.timeAt(0) + windowMs,
-        retryAfterMs: 0,
-        hit: { keyId: state.keyId, scope: state.scope, atMs: now, seq },
-      };
+      last.remaining = limit - n - 1;
+      last.resetAtMs = ring.timeAt(0) + windowMs;
+      return;
     }
     // Room appears when the hit at index n - limit leaves; with exactly `limit` hits that is the oldest.
     const i = n - limit;
-    const retryAfterMs = i < n ? ring.timeAt(i) + windowMs - now : windowMs;
-    const resetAtMs = (n > 0 ? ring.timeAt(0) : now) + windowMs;
-    return { allowed: false, limit, remaining: 0, resetAtMs, retryAfterMs };
+    last.allowed = false;
+    last.remaining = 0;
+    last.retryAfterMs = i < n ? ring.timeAt(i) + windowMs - now : windowMs;
+    last.resetAtMs = (n > 0 ? ring.timeAt(0) : now) + windowMs;
   }
 
-  private decideFixed(
-    state: KeyState,
-    policy: RateLimitPolicy,
-    now: number,
-    count: boolean,
-  ): RateLimitDecision {
+  private decideFixed(state: KeyState, policy: RateLimitPolicy, now: number, count: boolean): void {
     const { limit, windowMs } = policy;
+    const last = this.last;
     const startMs = Math.floor(now / windowMs) * windowMs;
-    const resetAtMs = startMs + windowMs;
+    last.limit = limit;
+    last.resetAtMs = startMs + windowMs;
     let w = state.fixed;
     if (w === null || w.startMs !== startMs || w.windowMs !== windowMs) {
       w = this.startWindow(state, startMs, windowMs);
     }
     if (w.count < limit) {
-      if (!count) return { allowed: true, limit, remaining: limit - w.count, resetAtMs, retryAfterMs: 0 };
-      w.count++;
-      const seq = ++this.seq;
-      this.addPending(state, now, 1);
-      return {
-        allowed: true,
-        limit,
-        remaining: limit - w.count,
-        resetAtMs,
-        retryAfterMs: 0,
-        hit: { keyId: state.keyId, scope: state.scope, atMs: now, seq },
-      };
+      last.allowed = true;
+      last.retryAfterMs = 0;
+      if (count) {
+        w.count++;
+        this.seq++;
+        this.addPending(state, now, 1);
+      }
+      last.remaining = limit - w.count;
+      return;
     }
-    return { allowed: false, limit, remaining: 0, resetAtMs, retryAfterMs: resetAtMs - now };
+    last.allowed = false;
+    last.remaining = 0;
+    last.retryAfterMs = last.resetAtMs - now;
   }
 
   private startWindow(state: KeyState, startMs: number, windowMs: number): FixedWindow {
@@ -381,7 +408,10 @@ export class MemoryRateLimiter implements RateLimiter {
         if (restored !== null && restoredHitMs(restored.seconds[restored.seconds.length - 1]!) <= cutoff) {
           state.restored = null;
         }
-        if (ringIdle && fixedIdle && state.restored === null && !state.queued) map.delete(keyId);
+        if (ringIdle && fixedIdle && state.restored === null && !state.queued) {
+          map.delete(keyId);
+          state.detached = true;
+        }
       }
     }
   }

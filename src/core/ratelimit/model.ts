@@ -36,6 +36,26 @@ export interface RateLimitHit {
 }
 
 /**
+ * One key's counter in one scope, looked up once and kept by a caller that decides for the same key
+ * again and again (the fast path, decision 0011), so later decisions skip the lookup. Opaque: only
+ * the limiter that issued it may be given it back. `detached` turns true when the limiter dropped
+ * the counter (an idle key); a detached slot still decides correctly, but the caller should ask for
+ * a new one.
+ */
+export interface RateLimitSlot {
+  readonly keyId: string;
+  readonly scope: RateLimitScope;
+  readonly detached: boolean;
+}
+
+/** An admitted request's numbers, for the response headers. */
+export interface RateLimitOutcome {
+  readonly limit: number;
+  readonly remaining: number;
+  readonly resetAtMs: number;
+}
+
+/**
  * The port. Implementations: in-memory (persisted to the store, at least every second) and Redis
  * (shared across instances). consume() is atomic: concurrent requests at the edge never over-admit.
  */
@@ -51,6 +71,15 @@ export interface RateLimiter {
    */
   consumeSync?(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): RateLimitDecision;
   peekSync?(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): RateLimitDecision;
+  /** The slot of (key, scope), for callers that keep it (synchronous limiters only). */
+  slotSync?(keyId: string, scope: RateLimitScope): RateLimitSlot;
+  /**
+   * consumeSync() through a slot, for the hottest path: the same decision, counted the same way, but
+   * no hit to refund (callers that may refund use consume()) and nothing allocated. Returns the
+   * numbers of an admitted request, valid until the limiter's next call, or null when denied
+   * (nothing counted).
+   */
+  consumeSlotSync?(slot: RateLimitSlot, policy: RateLimitPolicy): RateLimitOutcome | null;
   /** Persist pending state now (called on a timer and at shutdown). */
   flush(): Promise<void>;
   close(): Promise<void>;

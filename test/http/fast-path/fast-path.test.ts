@@ -137,6 +137,21 @@ describe.each(DIALECTS)('fast path for cached reads (%s)', (dialect) => {
     expect(((await over.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
   });
 
+  it("follows a change of the key's plan or limit at once", async () => {
+    const account = `fast-plan-${dialect}`;
+    const k = await ctx.keyFor('custom', account, { rateLimitB: 50 });
+    const limitOf = async () =>
+      (await get('/api/v1/vendors/birch', bearer(k))).headers.get('x-ratelimit-limit');
+    const served = ctx.app.fastPath.served;
+    expect([await limitOf(), await limitOf()]).toEqual(['50', '50']);
+    expect(ctx.app.fastPath.served).toBeGreaterThan(served); // the second came through the fast path
+    await ctx.container.operator.updateAccount(account, { plan: 'custom', rateLimitB: 20 }, 'test');
+    expect(await limitOf()).toBe('20');
+    expect(await limitOf()).toBe('20');
+    await ctx.container.operator.updateAccount(account, { plan: 'free' }, 'test');
+    expect((await get('/api/v1/vendors/birch', bearer(k))).status).toBe(403);
+  });
+
   it('stops answering for a revoked key at once, and follows a data change at once', async () => {
     const k = await ctx.keyFor('enterprise');
     await get('/v1/vendors/apex', bearer(k));
