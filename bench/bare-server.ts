@@ -3,7 +3,8 @@
  * service returned for it (captured by bench/run.ts): the same body and the same response headers
  * (their values frozen at capture). No framework, no auth, no rate limit, no routing beyond one Map
  * lookup: what this machine can do for the same responses, measured by the same wrk invocation in
- * the same run.
+ * the same run. Like the service, it holds one of Node's tick-queue entries (decision 0014), so
+ * neither server can drop to V8's slow path for those partway through a run.
  *
  * Usage: node --import tsx bench/bare-server.ts <responses.json> [port]
  * responses.json: {"<path with query>": {"body": "<base64>", "headers": [[name, value], …]}, …}.
@@ -11,6 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { pinTickObjectShape } from '../src/http/tick-shape.ts';
 
 const [file, portArg] = process.argv.slice(2);
 if (!file) {
@@ -27,6 +29,10 @@ for (const [path, r] of Object.entries(raw)) {
   answers.set(path, { body: Buffer.from(r.body, 'base64'), headers: r.headers.flat() });
 }
 const notFound = Buffer.from('{"error":"not captured"}');
+// The same V8 detail the service guards against (decision 0014): without it, a major GC can leave
+// this server's process.nextTick on V8's slow path for the rest of its life, and the ceiling would
+// drop by a fifth partway through a run. The ceiling should be the best plain node:http can do.
+await pinTickObjectShape();
 
 const server = createServer((req, res) => {
   const answer = answers.get(req.url ?? '');

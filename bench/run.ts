@@ -37,6 +37,7 @@ import {
   processName,
   readMemory,
   type Spawned,
+  sampleRss,
   serviceMode,
   startBare,
   startService,
@@ -156,6 +157,8 @@ interface ScenarioResult {
   paths: number;
   target: Target;
   rounds: Run[];
+  /** Highest resident set of the service while this scenario ran (sampled every 50 ms), MB. */
+  servicePeakRssMb: number;
   median: {
     serviceRps: number;
     bareRps: number;
@@ -479,6 +482,7 @@ async function runService(ctx: {
     for (const s of scenarios) {
       const paths = pathsOf.get(s.name)!;
       const run = { path: paths[0]!, policy: s.policy, auth: s.auth, pathsFile: pathsFileOf.get(s.name)! };
+      const rss = sampleRss(service.pid);
       if (opts.warmup > 0) {
         log(`${s.name}: warm-up ${opts.warmup} s each`);
         await load('service', opts.warmup, `${s.name} warm-up`, run);
@@ -511,12 +515,15 @@ async function runService(ctx: {
         bareP50Ms: median(rounds.map((x) => x.bare.latencyUs.p50)) / 1000,
         bareP99Ms: median(rounds.map((x) => x.bare.latencyUs.p99)) / 1000,
       };
+      const servicePeakRssMb = rss.stop();
+      log(`${s.name}: service RSS peak ${servicePeakRssMb.toFixed(0)} MB during the scenario`);
       results.push({
         name: s.name,
         title: s.title,
         paths: paths.length,
         target: s.target,
         rounds,
+        servicePeakRssMb,
         median: m,
         pass: judge(s.target, m),
       });

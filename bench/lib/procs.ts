@@ -178,6 +178,32 @@ export function readMemory(pid: number): Memory {
   return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
 }
 
+/**
+ * Samples a process's resident set every `everyMs` until stopped, and keeps the highest: VmHWM says
+ * how high the process ever went, this says during which stretch (a scenario) it got there.
+ */
+export function sampleRss(pid: number, everyMs = 50): { stop(): number } {
+  let peak = readMemory(pid).rssMb;
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, readMemory(pid).rssMb);
+    } catch {
+      // the process has exited; its last sample stands
+    }
+  }, everyMs);
+  return {
+    stop(): number {
+      clearInterval(timer);
+      try {
+        peak = Math.max(peak, readMemory(pid).rssMb);
+      } catch {
+        // as above
+      }
+      return peak;
+    },
+  };
+}
+
 /** The process name of a pid: 'node' once taskset has exec'd it. */
 export function processName(pid: number): string {
   return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();

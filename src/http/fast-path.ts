@@ -29,6 +29,12 @@ interface Lane {
   /** The policy's limit as header text. */
   limitText: string;
   slot: RateLimitSlot;
+  /**
+   * The last `x-ratelimit-reset` sent, in seconds and as text: it changes once an hour (A) or when
+   * the key's oldest hit leaves the window (B), so the text is usually reused.
+   */
+  resetSec: number;
+  resetText: string;
 }
 
 /** A valid key whose plan allows reads, with its lanes for the variants it has used. */
@@ -186,11 +192,8 @@ export function createFastPath(services: AppServices, cache: ResponseCache, rout
     let l = key[scope];
     if (l === null) {
       const policy = route.policyFor(key.principal);
-      l = {
-        policy,
-        limitText: String(policy.limit),
-        slot: slotSync.call(limiter, key.principal.keyId, scope),
-      };
+      const slot = slotSync.call(limiter, key.principal.keyId, scope);
+      l = { policy, limitText: String(policy.limit), slot, resetSec: -1, resetText: '' };
       key[scope] = l;
     } else if (l.slot.detached) {
       l.slot = slotSync.call(limiter, key.principal.keyId, scope);
@@ -217,19 +220,24 @@ export function createFastPath(services: AppServices, cache: ResponseCache, rout
     if (!cached) return false;
     const caller = knownKey(req.headers.authorization);
     if (caller === null) return false;
-    const { limitText, slot, policy } = lane(caller, route, slotSync);
-    const admitted = consumeSlotSync.call(limiter, slot, policy);
+    const l = lane(caller, route, slotSync);
+    const admitted = consumeSlotSync.call(limiter, l.slot, l.policy);
     // Denied requests are not counted, so the framework can deny it again, with the error body.
     if (admitted === null) return false;
+    const resetSec = Math.ceil(admitted.resetAtMs / 1000);
+    if (resetSec !== l.resetSec) {
+      l.resetSec = resetSec;
+      l.resetText = String(resetSec);
+    }
     res.writeHead(200, [
       'x-request-id',
       nextRequestId(),
       'x-ratelimit-limit',
-      limitText,
+      l.limitText,
       'x-ratelimit-remaining',
       String(admitted.remaining),
       'x-ratelimit-reset',
-      String(Math.ceil(admitted.resetAtMs / 1000)),
+      l.resetText,
       'etag',
       cached.etag,
       'content-type',
