@@ -340,6 +340,8 @@ async function runService(ctx: {
           'runs the build — `npm run build` first for representative memory',
   );
   const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(out, 'profiles')}`] : [];
+  // Diagnostics only (e.g. BENCH_SERVICE_NODE_ARGS=--trace-gc): V8 or Node flags for the service alone.
+  nodeArgs.push(...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean));
   const service = await startService({
     cwd: ROOT,
     databaseUrl: `sqlite:${runDbPath}`,
