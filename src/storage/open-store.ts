@@ -7,7 +7,7 @@ import { migrateToLatest } from './migrations/index.ts';
 import { connectPostgres, PostgresChangeListener } from './postgres/connect.ts';
 import type { Database } from './schema.ts';
 import { connectSqlite, sqliteChangeProbe } from './sqlite/connect.ts';
-import { type HitRow, sqliteHitWriter } from './sqlite/rate-limit-writer.ts';
+import { type HitWriter, sqliteHitWriter } from './sqlite/rate-limit-writer.ts';
 import { KyselyBatchStore } from './stores/batch-store.ts';
 import { KyselyCatalogStore } from './stores/catalog-store.ts';
 import { KyselyImportStore } from './stores/import-store.ts';
@@ -47,7 +47,7 @@ export async function openStore(
   let caps: DialectCapabilities;
   let probe: () => boolean;
   let stop: () => Promise<void>;
-  let writeHits: ((rows: HitRow[]) => boolean) | undefined;
+  let writeHits: HitWriter | undefined;
   let rawSqlite: import('better-sqlite3').Database | undefined;
   const applied: string[] = [];
   if (target.kind === 'sqlite') {

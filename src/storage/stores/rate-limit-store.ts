@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { RateLimitHitCount, RateLimitScope, RateLimitStateStore } from '../../core/ratelimit/model.ts';
 import type { DialectCapabilities } from '../dialect.ts';
 import type { Database } from '../schema.ts';
-import type { HitRow } from '../sqlite/rate-limit-writer.ts';
+import type { HitWriter } from '../sqlite/rate-limit-writer.ts';
 import { chunked } from './upsert.ts';
 
 /**
@@ -23,14 +23,27 @@ export class KyselyRateLimitStateStore implements RateLimitStateStore {
     private readonly db: Kysely<Database>,
     private readonly caps: DialectCapabilities,
     /** A dialect's faster bulk writer, when it has one (SQLite: a prepared statement). */
-    private readonly writeRows?: (rows: HitRow[]) => boolean,
+    private readonly writeRows?: HitWriter,
   ) {}
 
   async addHits(counts: RateLimitHitCount[]): Promise<void> {
     if (counts.length === 0) return;
+    let done = 0;
+    if (this.writeRows) {
+      // In slices with a turn of the event loop between them: thousands of active keys make a
+      // flush of thousands of rows, and written at once they would stall every request for ~20 ms.
+      for (; done < counts.length; done += WRITE_SLICE) {
+        if (done > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        const to = Math.min(done + WRITE_SLICE, counts.length);
+        if (!this.writeRows(counts, done, to, bucketOf)) break;
+      }
+      if (done >= counts.length) return;
+      // A transaction of the query builder is open: the rest goes its way, in turn.
+    }
     // Merge duplicates first: one statement may not touch the same conflict key twice (PostgreSQL).
     const merged = new Map<string, RateLimitHitCount>();
-    for (const c of counts) {
+    for (let i = done; i < counts.length; i++) {
+      const c = counts[i]!;
       const second = bucketOf(c.second);
       const k = `${c.keyId}\u0000${c.scope}\u0000${second}`;
       const m = merged.get(k);
@@ -43,18 +56,6 @@ export class KyselyRateLimitStateStore implements RateLimitStateStore {
       second: c.second,
       count: c.count,
     }));
-    if (this.writeRows) {
-      // In slices with a turn of the event loop between them: thousands of active keys make a
-      // flush of thousands of rows, and written at once they would stall every request for ~20 ms.
-      let i = 0;
-      for (; i < rows.length; i += WRITE_SLICE) {
-        if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-        if (!this.writeRows(rows.slice(i, i + WRITE_SLICE))) break;
-      }
-      if (i >= rows.length) return;
-      // A transaction of the query builder is open: the rest goes its way, in turn.
-      rows.splice(0, i);
-    }
     await this.db.transaction().execute(async (trx) => {
       for (const part of chunked(rows, Math.floor(this.caps.maxParameters / 4) - 1)) {
         await trx
