@@ -14,12 +14,20 @@ export function serveCommand(program: Command): void {
         ...(o.host ? { host: o.host } : {}),
       });
       // Loaded here, not at the top: other commands should not pay for the HTTP stack at start-up.
-      const [{ createContainer }, { buildApp }, { prepareDemo }, { pinTickObjectShape }] = await Promise.all([
+      const [
+        { createContainer },
+        { buildApp },
+        { prepareDemo },
+        { pinTickObjectShape },
+        { limitHeapGrowth },
+      ] = await Promise.all([
         import('../container.ts'),
         import('../http/app.ts'),
         import('./demo-key.ts'),
         import('../http/tick-shape.ts'),
+        import('./heap-growth.ts'),
       ]);
+      limitHeapGrowth(config.heapGrowthPercent);
       // A process-wide V8 detail that costs a fifth of a cached read's throughput (decision 0014).
       await pinTickObjectShape();
       const container = await createContainer(config);

@@ -25,6 +25,11 @@ export interface Config {
   /** Answer cached reads ahead of the framework (decision 0011). Env PURERANK_FAST_PATH. (Default: true) */
   fastPath: boolean;
   /**
+   * `serve` only: how far V8 may grow the heap between major GCs, as a percentage of what the last
+   * one kept (decision 0015). 0 leaves it to V8. Env PURERANK_HEAP_GROWTH_PERCENT. (Default: 50)
+   */
+  heapGrowthPercent: number;
+  /**
    * Load the demo dataset (and print a demo key) when `serve` finds an empty database.
    * Env PURERANK_SEED_DEMO. (Default: true on SQLite, false on PostgreSQL)
    */
@@ -59,6 +64,7 @@ export const DEFAULTS: Config = {
   logLevel: 'info',
   logRequests: false,
   fastPath: true,
+  heapGrowthPercent: 50,
   seedDemoWhenEmpty: true,
   limits: {
     hourly: { free: 0, pro: 1_000, enterprise: 10_000, custom: 100_000 },
@@ -130,6 +136,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: env.LOG_LEVEL || DEFAULTS.logLevel,
     logRequests: bool(env, 'LOG_REQUESTS', DEFAULTS.logRequests),
     fastPath: bool(env, 'PURERANK_FAST_PATH', DEFAULTS.fastPath),
+    heapGrowthPercent: int(env, 'PURERANK_HEAP_GROWTH_PERCENT', DEFAULTS.heapGrowthPercent, 0, 1000),
     seedDemoWhenEmpty: bool(env, 'PURERANK_SEED_DEMO', !/^postgres/i.test(env.DATABASE_URL ?? '')),
     batchStaleAfterDays: int(env, 'BATCH_STALE_DAYS', DEFAULTS.batchStaleAfterDays, 1, 3650),
     priceStaleness: {
