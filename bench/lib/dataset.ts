@@ -3,6 +3,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { SCALE_DATASET_VERSION } from '../../src/core/seed/scale-dataset.ts';
 import { openStore, parseDatabaseUrl } from '../../src/storage/open-store.ts';
 import { BenchError } from './procs.ts';
+import { tableCount } from './table-count.ts';
 
 export interface ScaleSize {
   vendors: number;
@@ -24,16 +25,7 @@ export const removeDb = (path: string) => {
 async function countRows(dbPath: string): Promise<ScaleSize> {
   const store = await openStore(parseDatabaseUrl(`sqlite:${dbPath}`), { migrate: false });
   try {
-    const db = store.kysely;
-    const count = async (table: 'vendors' | 'batches' | 'reviews') =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const count = (table: 'vendors' | 'batches' | 'reviews') => tableCount(store.kysely, table);
     return {
       vendors: await count('vendors'),
       batches: await count('batches'),

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { tierOf } from '../../src/core/scoring/composite.ts';
 import type { Tier } from '../../src/core/vendors/model.ts';
 import type { Database } from '../../src/storage/schema.ts';
+import { tableCount } from './table-count.ts';
 
 /** How the stored composite scores of a dataset are spread: a sanity check of the scale seed. */
 export interface ScoreSummary {
@@ -29,15 +30,7 @@ export async function scoreSummary(db: Kysely<Database>): Promise<ScoreSummary> 
     .sort((a, b) => a - b);
   const tiers: Record<Tier, number> = { platinum: 0, gold: 0, silver: 0, bronze: 0 };
   for (const s of scores) tiers[tierOf(s)]++;
-  const count = async (table: 'overrides' | 'reviews') =>
-    Number(
-      (
-        await db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const count = (table: 'overrides' | 'reviews') => tableCount(db, table);
   return {
     vendors: rows.length,
     scored: scores.length,
