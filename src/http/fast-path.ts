@@ -23,8 +23,13 @@ const RESOLVED_MAX = 20_000;
 /** Keys remembered by their Authorization header; only valid keys get here (as in the authenticator). */
 const KEYS_MAX = 100_000;
 
-/** What the fast path needs about a key in one variant, looked up on the key's first request. */
+/**
+ * What the fast path needs about a valid key (whose plan allows reads) in one variant, looked up on
+ * the key's first request there. One object per key and variant, so a request follows one pointer
+ * for all of it (decision 0011).
+ */
 interface Lane {
+  principal: Principal;
   policy: RateLimitPolicy;
   /** The policy's limit as header text. */
   limitText: string;
@@ -35,13 +40,6 @@ interface Lane {
    */
   resetSec: number;
   resetText: string;
-}
-
-/** A valid key whose plan allows reads, with its lanes for the variants it has used. */
-interface KnownKey {
-  principal: Principal;
-  a: Lane | null;
-  b: Lane | null;
 }
 
 /** A whole-number parameter written plainly, or its default; null for anything else (Fastify decides). */
@@ -169,36 +167,42 @@ export function createFastPath(services: AppServices, cache: ResponseCache, rout
     return null;
   };
   /**
-   * Authorization header → the key's principal, policies and rate-limit slots: one lookup per
-   * request for everything about the key, instead of one each for the key, its policy and its
-   * counter (on thousands of active keys those lookups mostly miss the CPU cache). Filled from the
-   * authenticator's cache, and cleared with it whenever the keys change (invalidateKeys), so a
-   * revocation takes effect on the very next request here too.
+   * Per variant, Authorization header → the key's lane (principal, policy, rate-limit slot): one
+   * lookup per request for everything about the key, instead of one each for the key, its policy
+   * and its counter (on thousands of active keys those lookups mostly miss the CPU cache). Filled
+   * from the authenticator's cache, and cleared with it whenever the keys change (invalidateKeys),
+   * so a revocation takes effect on the very next request here too.
    */
-  const known = new Map<string, KnownKey>();
-  const knownKey = (header: string | undefined): KnownKey | null => {
+  const lanes: Record<RateLimitScope, Map<string, Lane>> = { a: new Map(), b: new Map() };
+  const lane = (
+    header: string | undefined,
+    route: FastRoute,
+    slotSync: NonNullable<typeof limiter.slotSync>,
+  ): Lane | null => {
     if (header === undefined) return null;
+    const scope = route.scope;
+    const known = lanes[scope];
     const seen = known.get(header);
-    if (seen !== undefined) return seen;
+    if (seen !== undefined) {
+      if (seen.slot.detached) seen.slot = slotSync.call(limiter, seen.principal.keyId, scope);
+      return seen;
+    }
     const result = auth.authenticateCached(header);
     if (!result?.ok || !planAllows(result.principal.plan, 'read')) return null;
-    const entry: KnownKey = { principal: result.principal, a: null, b: null };
+    const { principal } = result;
+    const policy = route.policyFor(principal);
+    const slot = slotSync.call(limiter, principal.keyId, scope);
+    const entry: Lane = {
+      principal,
+      policy,
+      limitText: String(policy.limit),
+      slot,
+      resetSec: -1,
+      resetText: '',
+    };
     if (known.size >= KEYS_MAX) known.clear();
     known.set(header, entry);
     return entry;
-  };
-  const lane = (key: KnownKey, route: FastRoute, slotSync: NonNullable<typeof limiter.slotSync>): Lane => {
-    const scope = route.scope;
-    let l = key[scope];
-    if (l === null) {
-      const policy = route.policyFor(key.principal);
-      const slot = slotSync.call(limiter, key.principal.keyId, scope);
-      l = { policy, limitText: String(policy.limit), slot, resetSec: -1, resetText: '' };
-      key[scope] = l;
-    } else if (l.slot.detached) {
-      l.slot = slotSync.call(limiter, key.principal.keyId, scope);
-    }
-    return l;
   };
   /** Requests answered here (observable for tests and diagnostics). */
   const stats = { served: 0 };
@@ -218,9 +222,8 @@ export function createFastPath(services: AppServices, cache: ResponseCache, rout
     const { route, key } = target;
     const cached = cache.get(key, freshness.state.dataVersion, clock.now());
     if (!cached) return false;
-    const caller = knownKey(req.headers.authorization);
-    if (caller === null) return false;
-    const l = lane(caller, route, slotSync);
+    const l = lane(req.headers.authorization, route, slotSync);
+    if (l === null) return false;
     const admitted = consumeSlotSync.call(limiter, l.slot, l.policy);
     // Denied requests are not counted, so the framework can deny it again, with the error body.
     if (admitted === null) return false;
@@ -254,7 +257,8 @@ export function createFastPath(services: AppServices, cache: ResponseCache, rout
     stats,
     /** Forget every key (the keys changed: a revocation, a new plan). */
     invalidateKeys(): void {
-      known.clear();
+      lanes.a.clear();
+      lanes.b.clear();
     },
     /** Stop answering (the server is closing: Fastify answers 503 from here on). */
     close(): void {

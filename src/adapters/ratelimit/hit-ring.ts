@@ -1,5 +1,8 @@
 /** Offsets are kept below this, so an offset never needs more than 32 bits. */
 const MAX_OFFSET = 0xffff_ffff;
+/** The first storage a ring gets. */
+const MIN_CAPACITY = 4;
+const EMPTY = new Uint32Array(0);
 
 /**
  * The hits counted for one key in a rolling window: their timestamps (ms), oldest first.
@@ -15,9 +18,9 @@ const MAX_OFFSET = 0xffff_ffff;
  * removes "a hit at that time" and the limiter itself makes refunds idempotent.
  */
 export class HitRing {
-  private offsets: Uint32Array;
-  /** capacity - 1; the capacity is a power of two so a modulo is a cheap mask. */
-  private mask: number;
+  private offsets: Uint32Array = EMPTY;
+  /** capacity - 1; the capacity is a power of two so a modulo is a cheap mask (-1: no storage yet). */
+  private mask = -1;
   private head = 0;
   private length = 0;
   /** Unix ms that offset 0 stands for. */
@@ -25,11 +28,9 @@ export class HitRing {
   /** Unix ms of the oldest hit (meaningful while size > 0). */
   private oldestMs = 0;
 
-  constructor(initialCapacity = 4) {
-    let capacity = 1;
-    while (capacity < initialCapacity) capacity *= 2;
-    this.offsets = new Uint32Array(capacity);
-    this.mask = capacity - 1;
+  /** Storage is allocated on the first push unless a capacity is given: many keys never need a ring. */
+  constructor(initialCapacity = 0) {
+    if (initialCapacity > 0) this.allocate(initialCapacity);
   }
 
   get size(): number {
@@ -117,7 +118,13 @@ export class HitRing {
   }
 
   private grow(): void {
-    const capacity = (this.mask + 1) * 2;
+    this.allocate(Math.max(MIN_CAPACITY, (this.mask + 1) * 2));
+  }
+
+  /** Moves the hits to new storage of at least `minCapacity` (a power of two). */
+  private allocate(minCapacity: number): void {
+    let capacity = 1;
+    while (capacity < minCapacity) capacity *= 2;
     const offsets = new Uint32Array(capacity);
     for (let i = 0; i < this.length; i++) offsets[i] = this.offsets[(this.head + i) & this.mask]!;
     this.offsets = offsets;

@@ -10,15 +10,7 @@ import type {
   RateLimitSlot,
   RateLimitStateStore,
 } from '../../core/ratelimit/model.ts';
-import {
-  countRestoredIn,
-  type FixedWindow,
-  type KeyState,
-  newKeyState,
-  type RestoredHits,
-  restoredHitMs,
-  ringFromRestored,
-} from './key-state.ts';
+import { countRestoredIn, KeyState, type RestoredHits, restoredHitMs, restoreInto } from './key-state.ts';
 
 export interface MemoryRateLimiterDeps {
   clock: Clock;
@@ -186,14 +178,15 @@ export class MemoryRateLimiter implements RateLimiter {
       this.refundRolling(state, hit, policy.windowMs);
       return Promise.resolve();
     }
-    const w = state.fixed;
-    if (!w || w.windowMs !== policy.windowMs || hit.seq < w.firstSeq) return Promise.resolve();
+    if (state.windowStartMs < 0 || state.windowMs !== policy.windowMs || hit.seq < state.windowFirstSeq)
+      return Promise.resolve();
     // A hit from an earlier window no longer matters: that window is over.
-    if (hit.atMs < w.startMs || hit.atMs >= w.startMs + w.windowMs) return Promise.resolve();
-    if (w.refunded?.has(hit.seq)) return Promise.resolve();
-    w.refunded ??= new Set();
-    w.refunded.add(hit.seq);
-    if (w.count > 0) w.count--;
+    if (hit.atMs < state.windowStartMs || hit.atMs >= state.windowStartMs + state.windowMs)
+      return Promise.resolve();
+    if (state.windowRefunded?.has(hit.seq)) return Promise.resolve();
+    state.windowRefunded ??= new Set();
+    state.windowRefunded.add(hit.seq);
+    if (state.windowCount > 0) state.windowCount--;
     this.addPending(state, hit.atMs, -1);
     return Promise.resolve();
   }
@@ -227,9 +220,10 @@ export class MemoryRateLimiter implements RateLimiter {
     const { limit, windowMs } = policy;
     const last = this.last;
     last.limit = limit;
-    let ring = state.ring;
-    if (ring === null) {
-      ring = state.ring = ringFromRestored(state.restored, now - windowMs, limit);
+    // The state is its own ring (KeyState extends HitRing).
+    const ring = state;
+    if (state.restored !== null) {
+      restoreInto(ring, state.restored, now - windowMs, limit);
       state.restored = null;
     }
     ring.evictUpTo(now - windowMs);
@@ -263,19 +257,17 @@ export class MemoryRateLimiter implements RateLimiter {
     const startMs = Math.floor(now / windowMs) * windowMs;
     last.limit = limit;
     last.resetAtMs = startMs + windowMs;
-    let w = state.fixed;
-    if (w === null || w.startMs !== startMs || w.windowMs !== windowMs) {
-      w = this.startWindow(state, startMs, windowMs);
-    }
-    if (w.count < limit) {
+    if (state.windowStartMs !== startMs || state.windowMs !== windowMs)
+      this.startWindow(state, startMs, windowMs);
+    if (state.windowCount < limit) {
       last.allowed = true;
       last.retryAfterMs = 0;
       if (count) {
-        w.count++;
+        state.windowCount++;
         this.seq++;
         this.addPending(state, now, 1);
       }
-      last.remaining = limit - w.count;
+      last.remaining = limit - state.windowCount;
       return;
     }
     last.allowed = false;
@@ -283,28 +275,21 @@ export class MemoryRateLimiter implements RateLimiter {
     last.retryAfterMs = last.resetAtMs - now;
   }
 
-  private startWindow(state: KeyState, startMs: number, windowMs: number): FixedWindow {
-    const count = countRestoredIn(state.restored, startMs, windowMs);
+  /** Starts a fixed window: the counter is reused, so a new hour allocates nothing. */
+  private startWindow(state: KeyState, startMs: number, windowMs: number): void {
+    state.windowCount = countRestoredIn(state.restored, startMs, windowMs);
     state.restored = null;
-    const firstSeq = this.seq + 1;
-    const w = state.fixed;
-    if (w === null) {
-      state.fixed = { startMs, windowMs, count, firstSeq, refunded: null };
-      return state.fixed;
-    }
-    w.startMs = startMs;
-    w.windowMs = windowMs;
-    w.count = count;
-    w.firstSeq = firstSeq;
-    w.refunded?.clear();
-    return w;
+    state.windowStartMs = startMs;
+    state.windowMs = windowMs;
+    state.windowFirstSeq = this.seq + 1;
+    state.windowRefunded?.clear();
   }
 
   private stateFor(keyId: string, scope: RateLimitScope): KeyState {
     const map = this.states[scope];
     let state = map.get(keyId);
     if (state === undefined) {
-      state = newKeyState(keyId, scope);
+      state = new KeyState(keyId, scope);
       map.set(keyId, state);
     }
     return state;
@@ -325,10 +310,10 @@ export class MemoryRateLimiter implements RateLimiter {
   private refundRolling(state: KeyState, hit: RateLimitHit, windowMs: number): void {
     const cutoff = this.clock.now() - windowMs;
     // A hit that has left the window no longer counts: nothing to refund.
-    if (hit.atMs <= cutoff || !state.ring) return;
+    if (hit.atMs <= cutoff || state.size === 0) return;
     const refunded = state.refundedSeqs;
     if (refunded?.has(hit.seq)) return;
-    if (!state.ring.removeAt(hit.atMs)) return;
+    if (!state.removeAt(hit.atMs)) return;
     if (refunded === null) state.refundedSeqs = new Map([[hit.seq, hit.atMs]]);
     else {
       for (const [seq, atMs] of refunded) if (atMs <= cutoff) refunded.delete(seq);
@@ -401,9 +386,9 @@ export class MemoryRateLimiter implements RateLimiter {
     const cutoff = now - this.maxWindowMs;
     for (const map of [this.states.a, this.states.b]) {
       for (const [keyId, state] of map) {
-        state.ring?.evictUpTo(cutoff);
-        const ringIdle = state.ring === null || state.ring.size === 0;
-        const fixedIdle = state.fixed === null || state.fixed.startMs + state.fixed.windowMs <= now;
+        state.evictUpTo(cutoff);
+        const ringIdle = state.size === 0;
+        const fixedIdle = state.windowStartMs < 0 || state.windowStartMs + state.windowMs <= now;
         const restored = state.restored;
         if (restored !== null && restoredHitMs(restored.seconds[restored.seconds.length - 1]!) <= cutoff) {
           state.restored = null;
