@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { pinTickObjectShape } from '../src/http/tick-shape.ts';
+import { pinTickObjectShape } from '../src/main/tick-shape.ts';
 
 const [file, portArg] = process.argv.slice(2);
 if (!file) {

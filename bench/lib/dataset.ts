@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { SCALE_DATASET_VERSION } from '../../src/core/seed/scale-dataset.ts';
+import { SCALE_DATASET_VERSION } from '../../src/seed/scale-dataset.ts';
 import { openStore, parseDatabaseUrl } from '../../src/storage/open-store.ts';
 import { BenchError } from './procs.ts';
 import { tableCount } from './table-count.ts';

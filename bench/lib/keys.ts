@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createAccount } from '../../src/core/accounts/manage-accounts.ts';
 import { hashKey } from '../../src/core/keys/api-key.ts';
-import { createAccount, createKey } from '../../src/core/keys/manage-keys.ts';
+import { createKey } from '../../src/core/keys/manage-keys.ts';
 import { openStore, parseDatabaseUrl } from '../../src/storage/open-store.ts';
 import { BenchError } from './procs.ts';
 import type { KeyPolicy } from './scenarios.ts';

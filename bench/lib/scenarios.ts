@@ -1,5 +1,5 @@
-import { DEMO_PEPTIDES } from '../../src/core/seed/demo-peptides.ts';
-import { scaleBatchId, scaleVendorName } from '../../src/core/seed/scale-dataset.ts';
+import { DEMO_PEPTIDES } from '../../src/seed/demo-peptides.ts';
+import { scaleBatchId, scaleVendorName } from '../../src/seed/scale-dataset.ts';
 import { mulberry32 } from './stats.ts';
 
 /** The rate limit a scenario's keys are budgeted against (mirrors what the service enforces). */

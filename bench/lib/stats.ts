@@ -1,5 +1,5 @@
 /** The seeded PRNG of the datasets, so the request mix is identical on every run and machine. */
-export { mulberry32 } from '../../src/core/seed/prng.ts';
+export { mulberry32 } from '../../src/seed/prng.ts';
 
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { PLANS } from '../core/accounts/model.ts';
 import { notFound } from '../core/errors.ts';
-import { PLANS } from '../core/keys/model.ts';
 import type { AccountPatch } from '../core/operator/model.ts';
 import { withOperator } from './context.ts';
 import { actorOf, actorOption, choice, out } from './operator-io.ts';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { createAccount } from '../core/keys/manage-keys.ts';
-import { PLANS, type Plan } from '../core/keys/model.ts';
+import { createAccount } from '../core/accounts/manage-accounts.ts';
+import { PLANS, type Plan } from '../core/accounts/model.ts';
 import { withStore } from './context.ts';
 import { CliError, positiveInt } from './output.ts';
 

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { sql } from 'kysely';
 import { systemClock } from '../core/clock.ts';
-import { REVIEWS_PER_VENDOR, scaleDataset } from '../core/seed/scale-dataset.ts';
-import { seedDemo } from '../core/seed/seed-demo.ts';
+import { REVIEWS_PER_VENDOR, scaleDataset } from '../seed/scale-dataset.ts';
+import { seedDemo } from '../seed/seed-demo.ts';
 import { withStore } from './context.ts';
 import { positiveInt } from './output.ts';
 import { Progress } from './progress.ts';

@@ -1,5 +1,5 @@
+import type { Plan } from '../core/accounts/model.ts';
 import { DAY_MS, HOUR_MS } from '../core/clock.ts';
-import type { Plan } from '../core/keys/model.ts';
 import { DEFAULT_METHOD, type MethodParams } from '../core/scoring/method.ts';
 import { PILLARS, type Pillar } from '../core/vendors/model.ts';
 

@@ -1,7 +1,8 @@
+import type { Account, Plan } from './accounts/model.ts';
 import type { BatchRecord } from './batches/model.ts';
 import type { EventQuery, StoredEvent } from './events/model.ts';
 import type { ImportBatch } from './import/records.ts';
-import type { Account, ApiKeyInfo, Plan, Principal } from './keys/model.ts';
+import type { ApiKeyInfo, Principal } from './keys/model.ts';
 import type { BatchAdminView, OverrideEntry, ReviewFacts, VendorAdminView } from './operator/model.ts';
 import type { Peptide } from './peptides/model.ts';
 import type { StoredPrice } from './prices/model.ts';

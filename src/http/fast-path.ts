@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { planAllows } from '../core/accounts/plans.ts';
 import type { Principal } from '../core/keys/model.ts';
-import { planAllows } from '../core/keys/plans.ts';
 import type { RateLimitPolicy, RateLimitScope, RateLimitSlot } from '../core/ratelimit/model.ts';
 import { MAX_QUERY_LENGTH } from '../core/search/search-catalog.ts';
 import { clampLimit } from '../core/vendors/list-vendors.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { planAllows, planRequiredMessage } from '../core/accounts/plans.ts';
 import type { AuthResult } from '../core/keys/authenticate.ts';
 import type { Principal } from '../core/keys/model.ts';
-import { planAllows, planRequiredMessage } from '../core/keys/plans.ts';
 import type { RateLimitDecision, RateLimitPolicy, RateLimitScope } from '../core/ratelimit/model.ts';
 import { sendError } from './error-body.ts';
 import { INVALID_KEY_MESSAGE } from './error-status.ts';

@@ -1,5 +1,5 @@
+import type { Access } from '../core/accounts/plans.ts';
 import type { Principal } from '../core/keys/model.ts';
-import type { Access } from '../core/keys/plans.ts';
 import type { RateLimitDecision, RateLimitPolicy } from '../core/ratelimit/model.ts';
 
 declare module 'fastify' {

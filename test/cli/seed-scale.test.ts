@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compositeOf } from '../../src/core/scoring/composite.ts';
-import { OVERRIDE_EVERY, REVIEWS_PER_VENDOR } from '../../src/core/seed/scale-dataset.ts';
+import { OVERRIDE_EVERY, REVIEWS_PER_VENDOR } from '../../src/seed/scale-dataset.ts';
 import { openStore, parseDatabaseUrl } from '../../src/storage/open-store.ts';
 import { runCli, tempDatabase } from './run-cli.ts';
 

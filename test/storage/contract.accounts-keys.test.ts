@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Account } from '../../src/core/accounts/model.ts';
 import { hashKey } from '../../src/core/keys/api-key.ts';
-import type { Account } from '../../src/core/keys/model.ts';
 import type { OpenedStore } from '../../src/storage/open-store.ts';
 import { openStore, parseDatabaseUrl } from '../../src/storage/open-store.ts';
 import { createTestDatabase, DIALECTS } from '../support/databases.ts';

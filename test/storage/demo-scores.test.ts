@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tierOf } from '../../src/core/scoring/composite.ts';
-import { demoDataset } from '../../src/core/seed/demo-dataset.ts';
-import { SCORE_OVERRIDE, TIED_VENDORS } from '../../src/core/seed/demo-vendors.ts';
 import { isScored } from '../../src/core/vendors/model.ts';
+import { demoDataset } from '../../src/seed/demo-dataset.ts';
+import { SCORE_OVERRIDE, TIED_VENDORS } from '../../src/seed/demo-vendors.ts';
 import { type FreshStore, openFreshStore, T0 } from './support.ts';
 
 /** The demo shows the method at work: scores computed from its evidence spread over the tiers. */

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '../../src/config/config.ts';
 import { type Container, createContainer } from '../../src/container.ts';
+import { createAccount } from '../../src/core/accounts/manage-accounts.ts';
+import type { Plan } from '../../src/core/accounts/model.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { type ImportResult, importJsonLines } from '../../src/core/import/import-data.ts';
 import type { ImportRecord } from '../../src/core/import/records.ts';
-import { createAccount, createKey } from '../../src/core/keys/manage-keys.ts';
-import type { Plan } from '../../src/core/keys/model.ts';
+import { createKey } from '../../src/core/keys/manage-keys.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createTestDatabase, type Dialect } from './databases.ts';
 

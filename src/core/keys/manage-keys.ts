@@ -1,29 +1,11 @@
 import { DomainError } from '../errors.ts';
 import type { AccountStore, KeyStore } from '../ports.ts';
 import { displayPrefix, generateKey, hashKey, isWellFormedKey } from './api-key.ts';
-import type { Account, ApiKeyInfo, Plan } from './model.ts';
+import type { ApiKeyInfo } from './model.ts';
 
 export interface KeyDeps {
   accounts: AccountStore;
   keys: KeyStore;
-}
-
-const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/;
-
-export async function createAccount(
-  deps: KeyDeps,
-  input: { name: string; plan: Plan; rateLimitA?: number | null; rateLimitB?: number | null },
-): Promise<Account> {
-  if (!ACCOUNT_NAME.test(input.name)) {
-    throw new DomainError(
-      'invalid_parameter',
-      'Account names are 1-100 letters, digits, spaces, dots, dashes or underscores.',
-    );
-  }
-  if (await deps.accounts.findByName(input.name)) {
-    throw new DomainError('conflict', `Account '${input.name}' already exists.`);
-  }
-  return deps.accounts.create(input);
 }
 
 /** Creates a key; the plaintext is returned here once and never stored. */

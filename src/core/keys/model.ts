@@ -1,15 +1,4 @@
-export const PLANS = ['free', 'pro', 'enterprise', 'custom'] as const;
-export type Plan = (typeof PLANS)[number];
-
-export interface Account {
-  id: number;
-  name: string;
-  plan: Plan;
-  /** Per-account limits, used by the `custom` plan; null = the plan's default. */
-  rateLimitA: number | null;
-  rateLimitB: number | null;
-  createdAt: string;
-}
+import type { Plan } from '../accounts/model.ts';
 
 /** What a valid key resolves to on the hot path. */
 export interface Principal {

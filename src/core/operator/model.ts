@@ -1,5 +1,5 @@
+import type { Plan } from '../accounts/model.ts';
 import type { OverrideField } from '../import/records.ts';
-import type { Plan } from '../keys/model.ts';
 import type { ListingPlan, PartialPillars, Pillars } from '../vendors/model.ts';
 
 /** Who did it: an operator name given to the operator API or CLI, kept with overrides. */

@@ -1,5 +1,6 @@
+import type { Account } from '../../core/accounts/model.ts';
 import type { StoredEvent } from '../../core/events/model.ts';
-import type { Account, ApiKeyInfo } from '../../core/keys/model.ts';
+import type { ApiKeyInfo } from '../../core/keys/model.ts';
 
 /** The operator API's shapes, field by field: camelCase like the import format; no internal ids. */
 

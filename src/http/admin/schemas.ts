@@ -1,7 +1,7 @@
 import { type Static, Type as T, type TSchema } from '@sinclair/typebox';
+import { PLANS } from '../../core/accounts/model.ts';
 import { EVENT_TYPES, type EventType } from '../../core/events/model.ts';
 import { OVERRIDE_FIELDS, type OverrideField, SLUG_PATTERN } from '../../core/import/records.ts';
-import { PLANS } from '../../core/keys/model.ts';
 import { MAX_LISTING_ROWS } from '../../core/operator/operator.ts';
 import type { ListingPlan } from '../../core/vendors/model.ts';
 import { ErrorBodySchema } from '../shared-schemas.ts';

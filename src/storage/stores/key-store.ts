@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Account, Plan } from '../../core/accounts/model.ts';
 import type { ChangeSignal } from '../../core/catalog/change-signal.ts';
-import type { Account, ApiKeyInfo, Plan, Principal } from '../../core/keys/model.ts';
+import type { ApiKeyInfo, Principal } from '../../core/keys/model.ts';
 import type { AccountStore, KeyStore } from '../../core/ports.ts';
 import type { DialectCapabilities } from '../dialect.ts';
 import type { AccountsTable, ApiKeysTable, Database } from '../schema.ts';

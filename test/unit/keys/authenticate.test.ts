@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createAccount } from '../../../src/core/accounts/manage-accounts.ts';
+import type { Account } from '../../../src/core/accounts/model.ts';
 import { generateKey, KEY_PREFIX } from '../../../src/core/keys/api-key.ts';
 import { KeyAuthenticator } from '../../../src/core/keys/authenticate.ts';
-import { createAccount, createKey } from '../../../src/core/keys/manage-keys.ts';
-import type { Account } from '../../../src/core/keys/model.ts';
+import { createKey } from '../../../src/core/keys/manage-keys.ts';
 import type { OpenedStore } from '../../../src/storage/open-store.ts';
 import { type FreshStore, openFreshStore } from '../../storage/support.ts';
 import { DIALECTS } from '../../support/databases.ts';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../../src/core/accounts/manage-accounts.ts';
 import { DomainError } from '../../../src/core/errors.ts';
 import { displayPrefix, generateKey, hashKey } from '../../../src/core/keys/api-key.ts';
-import { createAccount, createKey, listKeys, revokeKey } from '../../../src/core/keys/manage-keys.ts';
+import { createKey, listKeys, revokeKey } from '../../../src/core/keys/manage-keys.ts';
 import type { OpenedStore } from '../../../src/storage/open-store.ts';
 import { type FreshStore, openFreshStore } from '../../storage/support.ts';
 import { DIALECTS } from '../../support/databases.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../../../src/core/clock.ts';
 import { batchKey, type ImportBatch, RECORD_TYPES } from '../../../src/core/import/records.ts';
-import { DEMO_ACCOUNT, demoDataset } from '../../../src/core/seed/demo-dataset.ts';
-import { SCORE_OVERRIDE, TIED_VENDORS } from '../../../src/core/seed/demo-vendors.ts';
 import { PILLARS } from '../../../src/core/vendors/model.ts';
+import { DEMO_ACCOUNT, demoDataset } from '../../../src/seed/demo-dataset.ts';
+import { SCORE_OVERRIDE, TIED_VENDORS } from '../../../src/seed/demo-vendors.ts';
 
 import { CHECKS } from './record-checks.ts';
 

@@ -14,7 +14,7 @@ import {
   scaleBatchId,
   scaleDataset,
   scaleVendorHasOverride,
-} from '../../../src/core/seed/scale-dataset.ts';
+} from '../../../src/seed/scale-dataset.ts';
 
 import { CHECKS } from './record-checks.ts';
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { createAccount } from '../../../core/accounts/manage-accounts.ts';
 import { invalidParameter, notFound } from '../../../core/errors.ts';
-import { createAccount, createKey, listKeys, revokeKey } from '../../../core/keys/manage-keys.ts';
+import { createKey, listKeys, revokeKey } from '../../../core/keys/manage-keys.ts';
 import type { AccountPatch } from '../../../core/operator/model.ts';
 import type { AppServices } from '../../services.ts';
 import { actorOf } from '../operator-header.ts';

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Container } from '../container.ts';
 import { createKey } from '../core/keys/manage-keys.ts';
-import { DEMO_ACCOUNT } from '../core/seed/demo-dataset.ts';
-import { seedDemo } from '../core/seed/seed-demo.ts';
+import { DEMO_ACCOUNT } from '../seed/demo-dataset.ts';
+import { seedDemo } from '../seed/seed-demo.ts';
 
 /**
  * First-start convenience for a newcomer: load the demo dataset into an empty database and keep a

@@ -1,5 +1,5 @@
-import { DAY_MS, HOUR_MS, isoTime } from '../clock.ts';
-import { type BatchImportRecord, batchKey } from '../import/records.ts';
+import { DAY_MS, HOUR_MS, isoTime } from '../core/clock.ts';
+import { type BatchImportRecord, batchKey } from '../core/import/records.ts';
 import type { DemoPeptide } from './demo-peptides.ts';
 import { type Band, SHARED_BATCH, type VendorStatus } from './demo-vendors.ts';
 import type { Random } from './prng.ts';

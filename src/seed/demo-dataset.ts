@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS, isoTime } from '../clock.ts';
+import { DAY_MS, HOUR_MS, isoTime } from '../core/clock.ts';
 import {
   emptyImportBatch,
   type ImportBatch,
@@ -6,8 +6,8 @@ import {
   type PriceRecord,
   type ReplyRecord,
   type ReviewRecord,
-} from '../import/records.ts';
-import { PILLARS, type Pillars } from '../vendors/model.ts';
+} from '../core/import/records.ts';
+import { PILLARS, type Pillars } from '../core/vendors/model.ts';
 import { type BatchVendor, demoBatches } from './demo-batches.ts';
 import { DEMO_PEPTIDES, type DemoPeptide } from './demo-peptides.ts';
 import { authorHandle, BODIES, fill, REPLIES, sentimentOf, TITLES } from './demo-reviews.ts';

@@ -1,11 +1,11 @@
-import { DAY_MS, HOUR_MS } from '../clock.ts';
+import { DAY_MS, HOUR_MS } from '../core/clock.ts';
 import {
   type BatchImportRecord,
   emptyImportBatch,
   type ImportBatch,
   type PriceRecord,
-} from '../import/records.ts';
-import { PILLARS } from '../vendors/model.ts';
+} from '../core/import/records.ts';
+import { PILLARS } from '../core/vendors/model.ts';
 import { type Category, DEMO_PEPTIDES } from './demo-peptides.ts';
 import { authorHandle, BODIES, fill, sentimentOf, TITLES } from './demo-reviews.ts';
 import { createIsoFormatter } from './fast-iso.ts';

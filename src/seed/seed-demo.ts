@@ -1,7 +1,7 @@
-import type { Clock } from '../clock.ts';
-import { DomainError } from '../errors.ts';
-import { type ImportWriter, importJsonLines } from '../import/import-data.ts';
-import { RECORD_TYPES } from '../import/records.ts';
+import type { Clock } from '../core/clock.ts';
+import { DomainError } from '../core/errors.ts';
+import { type ImportWriter, importJsonLines } from '../core/import/import-data.ts';
+import { RECORD_TYPES } from '../core/import/records.ts';
 import { demoDataset } from './demo-dataset.ts';
 
 /**

@@ -4,7 +4,7 @@
  * service's heap between major GCs), and prints the largest heap V8 committed, in MB.
  */
 import { getHeapStatistics } from 'node:v8';
-import { limitHeapGrowth } from '../../src/cli/heap-growth.ts';
+import { limitHeapGrowth } from '../../src/main/heap-growth.ts';
 
 limitHeapGrowth(Number(process.argv[2]));
 const live: object[] = [];

@@ -14,7 +14,7 @@ describe('pinTickObjectShape', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--allow-natives-syntax', '--expose-gc', '--import', 'tsx', PROBE],
-      { cwd: resolve(import.meta.dirname, '../../..') },
+      { cwd: resolve(import.meta.dirname, '../..') },
     );
     const result = JSON.parse(stdout.trim().split('\n').at(-1)!);
     expect(result).toEqual({

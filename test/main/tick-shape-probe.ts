@@ -4,7 +4,7 @@
  * with the pinned one's. Prints one JSON line.
  */
 import { createHook } from 'node:async_hooks';
-import { pinnedTickObject, pinTickObjectShape } from '../../../src/http/tick-shape.ts';
+import { pinnedTickObject, pinTickObjectShape } from '../../src/main/tick-shape.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');

@@ -1,4 +1,4 @@
-import { DAY_MS } from '../clock.ts';
+import { DAY_MS } from '../core/clock.ts';
 
 const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
