@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { MemoryRateLimiter, RedisRateLimiter } from './adapters/ratelimit/index.ts';
 import { catalogTermIndex } from './adapters/search/catalog-term-index.ts';
 import type { Config } from './config/config.ts';
@@ -12,35 +11,67 @@ import { CatalogSearch } from './core/search/search-catalog.ts';
 import type { AppServices } from './http/services.ts';
 import { type OpenedStore, openStore, parseDatabaseUrl } from './storage/open-store.ts';
 
-export interface Container extends AppServices {
+/** What every entry point gets: the configuration, the clock, the store and the operator's use cases. */
+export interface CoreContainer {
+  config: Readonly<Config>;
+  clock: Clock;
   store: OpenedStore;
+  operator: Operator;
   close(): Promise<void>;
+}
+
+/** The service's container: the core's, plus what serving requests needs (HTTP's AppServices). */
+export interface Container extends AppServices, CoreContainer {
+  store: OpenedStore;
+}
+
+export interface ServeOptions {
+  purpose?: 'serve';
+  clock?: Clock;
+  /** 'memory' ignores REDIS_URL (tests, benchmarks). */
+  limiter?: 'auto' | 'memory';
+}
+
+export interface CliOptions {
+  /**
+   * A one-shot command: no rate limiter (restoring its hits is a query, Redis a connection), no
+   * freshness tracking and no read model. A running server notices the command's writes through the
+   * data version the write path bumps, so the operator needs no `afterWrite`.
+   */
+  purpose: 'cli';
+  clock?: Clock;
+  /** false leaves the schema as it is (`purerank migrate` reports what it applies). Default true. */
+  migrate?: boolean;
 }
 
 /**
  * The composition root: the only place that sees both the core's ports and their adapters.
  * SQLite or PostgreSQL by DATABASE_URL; Redis or in-memory rate limiting by REDIS_URL.
+ * `serve` and the tests build the full container; the CLI's one-shot commands build the core's part.
  */
+export function createContainer(config: Readonly<Config>, opts?: ServeOptions): Promise<Container>;
+export function createContainer(config: Readonly<Config>, opts: CliOptions): Promise<CoreContainer>;
 export async function createContainer(
   config: Readonly<Config>,
-  opts: { clock?: Clock; limiter?: 'auto' | 'memory' } = {},
-): Promise<Container> {
+  opts: ServeOptions | CliOptions = {},
+): Promise<Container | CoreContainer> {
   const clock = opts.clock ?? systemClock;
-  const store = await openStore(parseDatabaseUrl(config.databaseUrl), { method: config.scoring });
+  const migrate = opts.purpose === 'cli' ? opts.migrate !== false : true;
+  const store = await openStore(parseDatabaseUrl(config.databaseUrl), { method: config.scoring, migrate });
+  const operator = (afterWrite?: () => Promise<void>) =>
+    new Operator({
+      store: store.operator,
+      writer: store.imports,
+      clock,
+      historyLength: config.scoreHistoryLength,
+      ...(afterWrite ? { afterWrite } : {}),
+    });
+  if (opts.purpose === 'cli') {
+    return { config, clock, store, operator: operator(), close: () => store.close() };
+  }
   try {
     const freshness = await Freshness.start(store.state);
-    let limiter: RateLimiter;
-    if (config.redisUrl && opts.limiter !== 'memory') {
-      const redis = new Redis(config.redisUrl, {
-        lazyConnect: true,
-        maxRetriesPerRequest: 2,
-        enableOfflineQueue: true,
-      });
-      await redis.connect();
-      limiter = new RedisRateLimiter({ redis, clock, ownsClient: true });
-    } else {
-      limiter = await MemoryRateLimiter.open({ clock, stateStore: store.rateLimits });
-    }
+    const limiter = await openLimiter(config, store, clock, opts.limiter ?? 'auto');
     return {
       config,
       clock,
@@ -50,13 +81,7 @@ export async function createContainer(
       catalog: new CatalogReadModel(store.catalog),
       limiter,
       search: new CatalogSearch(catalogTermIndex),
-      operator: new Operator({
-        store: store.operator,
-        writer: store.imports,
-        clock,
-        historyLength: config.scoreHistoryLength,
-        afterWrite: () => freshness.refresh(),
-      }),
+      operator: operator(() => freshness.refresh()),
       async close() {
         await limiter.close();
         await store.close();
@@ -66,4 +91,24 @@ export async function createContainer(
     await store.close();
     throw err;
   }
+}
+
+async function openLimiter(
+  config: Readonly<Config>,
+  store: OpenedStore,
+  clock: Clock,
+  choice: 'auto' | 'memory',
+): Promise<RateLimiter> {
+  if (!config.redisUrl || choice === 'memory') {
+    return MemoryRateLimiter.open({ clock, stateStore: store.rateLimits });
+  }
+  // Loaded only when Redis is configured: the client library is the heaviest import of the root.
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(config.redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+  });
+  await redis.connect();
+  return new RedisRateLimiter({ redis, clock, ownsClient: true });
 }

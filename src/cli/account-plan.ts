@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { PLANS } from '../core/accounts/model.ts';
 import { notFound } from '../core/errors.ts';
 import type { AccountPatch } from '../core/operator/model.ts';
-import { withOperator } from './context.ts';
+import { withContainer } from './context.ts';
 import { actorOf, actorOption, choice, out } from './operator-io.ts';
 import { CliError, positiveInt } from './output.ts';
 
@@ -26,7 +26,7 @@ export function accountPlanCommand(program: Command): void {
         const patch: AccountPatch = { plan: choice('--plan', o.plan, PLANS) };
         if (o.rateLimitA !== undefined) patch.rateLimitA = limit('--rate-limit-a', o.rateLimitA);
         if (o.rateLimitB !== undefined) patch.rateLimitB = limit('--rate-limit-b', o.rateLimitB);
-        await withOperator(async (op, store) => {
+        await withContainer(async ({ operator: op, store }) => {
           const before = await store.accounts.findByName(name);
           if (!before) throw notFound('Account', name);
           await op.updateAccount(name, patch, actorOf(o));

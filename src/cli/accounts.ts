@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createAccount } from '../core/accounts/manage-accounts.ts';
 import { PLANS, type Plan } from '../core/accounts/model.ts';
-import { withStore } from './context.ts';
+import { withContainer } from './context.ts';
 import { CliError, positiveInt } from './output.ts';
 
 export function accountsCommand(program: Command): void {
@@ -19,7 +19,7 @@ export function accountsCommand(program: Command): void {
       }
       const rateLimitA = o.rateLimitA === undefined ? null : positiveInt('--rate-limit-a', o.rateLimitA);
       const rateLimitB = o.rateLimitB === undefined ? null : positiveInt('--rate-limit-b', o.rateLimitB);
-      await withStore(async (store) => {
+      await withContainer(async ({ store }) => {
         const a = await createAccount(store, { name, plan: o.plan as Plan, rateLimitA, rateLimitB });
         process.stdout.write(`created account ${a.name} (plan ${a.plan})\n`);
       });
@@ -28,7 +28,7 @@ export function accountsCommand(program: Command): void {
     .command('list')
     .description('List accounts.')
     .action(async () => {
-      await withStore(async (store) => {
+      await withContainer(async ({ store }) => {
         for (const a of await store.accounts.list())
           process.stdout.write(`${a.name}\t${a.plan}\t${a.createdAt}\n`);
       });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { BatchAdminView } from '../core/operator/model.ts';
 import type { BatchCompletion } from '../core/operator/operator.ts';
-import { withOperator } from './context.ts';
+import { withContainer } from './context.ts';
 import {
   actorOf,
   actorOption,
@@ -32,7 +32,7 @@ export function batchesCommand(program: Command): void {
   ).action(async (o: { limit: string; offset: string; json?: boolean }) => {
     const limit = wholeNumber('--limit', o.limit, 1, PAGE_MAX);
     const offset = wholeNumber('--offset', o.offset, 0, Number.MAX_SAFE_INTEGER);
-    await withOperator(async (op) => {
+    await withContainer(async ({ operator: op }) => {
       const page = await op.pendingBatches(limit, offset);
       if (o.json) {
         printJson(page);
@@ -92,7 +92,7 @@ export function batchesCommand(program: Command): void {
       if (o.method !== undefined) completion.testMethod = o.method;
       if (o.testedAt !== undefined) completion.testedAt = o.testedAt;
       const actor = actorOf(o);
-      await withOperator(async (op) => {
+      await withContainer(async ({ operator: op }) => {
         const r = await op.reviewBatch(vendor, batchId, 'approve', completion, actor);
         out(`approved batch ${r.batch.batchId} of ${vendor}: ${facts(r.batch)}`);
         printOutcome(r);
@@ -108,7 +108,7 @@ export function batchesCommand(program: Command): void {
       .description('Reject a pending batch: it never counts as evidence.'),
   ).action(async (vendor: string, batchId: string, o: { as?: string }) => {
     const actor = actorOf(o);
-    await withOperator(async (op) => {
+    await withContainer(async ({ operator: op }) => {
       const r = await op.reviewBatch(vendor, batchId, 'reject', {}, actor);
       out(`rejected batch ${r.batch.batchId} of ${vendor} (${r.batch.peptideSlug})`);
       printOutcome(r);

@@ -1,39 +1,19 @@
-import { type Config, loadConfig } from '../config/config.ts';
-import { systemClock } from '../core/clock.ts';
-import { Operator } from '../core/operator/operator.ts';
-import { type OpenedStore, openStore, parseDatabaseUrl } from '../storage/open-store.ts';
-
-/** Opens the configured store (migrating it), runs `fn`, always closes. */
-export async function withStore<T>(
-  fn: (store: OpenedStore, config: Readonly<Config>) => Promise<T>,
-): Promise<T> {
-  const config = loadConfig();
-  const store = await openStore(parseDatabaseUrl(config.databaseUrl), { method: config.scoring });
-  try {
-    return await fn(store, config);
-  } finally {
-    await store.close();
-  }
-}
+import { loadConfig } from '../config/config.ts';
+import { type CoreContainer, createContainer } from '../container.ts';
 
 /**
- * Like withStore, with the operator use cases (src/core/operator) over the opened store: the CLI
- * runs the same code as the operator API. A running server notices the writes through the data
- * version the write path bumps, so there is no `afterWrite` here.
+ * Runs a one-shot command with the composition root's CLI container (the store, migrated, and the
+ * operator use cases, the same code as the operator API), and always closes it. Commands wire
+ * nothing themselves.
  */
-export function withOperator<T>(
-  fn: (operator: Operator, store: OpenedStore, config: Readonly<Config>) => Promise<T>,
+export async function withContainer<T>(
+  fn: (c: CoreContainer) => Promise<T>,
+  opts: { migrate?: boolean } = {},
 ): Promise<T> {
-  return withStore((store, config) =>
-    fn(
-      new Operator({
-        store: store.operator,
-        writer: store.imports,
-        clock: systemClock,
-        historyLength: config.scoreHistoryLength,
-      }),
-      store,
-      config,
-    ),
-  );
+  const container = await createContainer(loadConfig(), { purpose: 'cli', ...opts });
+  try {
+    return await fn(container);
+  } finally {
+    await container.close();
+  }
 }

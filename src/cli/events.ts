@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { EVENT_TYPES, type EventQuery } from '../core/events/model.ts';
-import { withOperator } from './context.ts';
+import { withContainer } from './context.ts';
 import { choice, jsonOption, out, printJson, table, wholeNumber } from './operator-io.ts';
 
 const LIMIT_MAX = 1000;
@@ -22,7 +22,7 @@ export function eventsCommand(program: Command): void {
     if (o.after !== undefined) q.after = wholeNumber('--after', o.after, 0, Number.MAX_SAFE_INTEGER);
     if (o.type !== undefined) q.type = choice('--type', o.type, EVENT_TYPES);
     if (o.vendor !== undefined) q.vendorSlug = o.vendor;
-    await withOperator(async (op) => {
+    await withContainer(async ({ operator: op }) => {
       // A typo in --vendor should fail, not look like a vendor without events.
       if (o.vendor !== undefined) await op.vendor(o.vendor);
       const list = await op.events(q);

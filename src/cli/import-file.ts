@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { systemClock } from '../core/clock.ts';
 import { importJsonLines } from '../core/import/import-data.ts';
-import { withStore } from './context.ts';
+import { withContainer } from './context.ts';
 import { CliError } from './output.ts';
 import { Progress } from './progress.ts';
 
@@ -26,7 +26,7 @@ export function importCommand(program: Command): void {
         input = createReadStream(file, { encoding: 'utf8' });
       }
       const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-      await withStore(async (store) => {
+      await withContainer(async ({ store }) => {
         const parse = new Progress('reading');
         const write = new Progress('writing');
         const result = await importJsonLines(

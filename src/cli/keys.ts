@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createKey, listKeys, revokeKey } from '../core/keys/manage-keys.ts';
-import { withStore } from './context.ts';
+import { withContainer } from './context.ts';
 
 export function keysCommand(program: Command): void {
   const keys = program.command('keys').description('Manage API keys (stored hashed; shown once).');
@@ -10,7 +10,7 @@ export function keysCommand(program: Command): void {
     .option('--name <label>', 'a label for the key')
     .description('Create a key. The key alone is printed on the last line of stdout.')
     .action(async (account: string, o: { name?: string }) => {
-      await withStore(async (store) => {
+      await withContainer(async ({ store }) => {
         const { key, info } = await createKey(store, account, o.name ?? null);
         process.stdout.write(
           `created ${info.id} for ${account}; store it now, it is not shown again:\n${key}\n`,
@@ -22,7 +22,7 @@ export function keysCommand(program: Command): void {
     .argument('<account>', 'account name')
     .description('List the keys of an account (id, display prefix, label, created, revoked).')
     .action(async (account: string) => {
-      await withStore(async (store) => {
+      await withContainer(async ({ store }) => {
         for (const k of await listKeys(store, account)) {
           const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
           process.stdout.write(`${k.id}\t${k.prefix}…\t${k.name ?? ''}\t${k.createdAt}\t${state}\n`);
@@ -34,7 +34,7 @@ export function keysCommand(program: Command): void {
     .argument('<key>', 'key id, display prefix, or the full key')
     .description('Revoke a key: it fails with 401 on its next request.')
     .action(async (ref: string) => {
-      await withStore(async (store) => {
+      await withContainer(async ({ store }) => {
         const k = await revokeKey(store, ref);
         process.stdout.write(`revoked ${k.id} (${k.prefix}…)\n`);
       });

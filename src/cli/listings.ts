@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type ListingRow, MAX_LISTING_ROWS } from '../core/operator/operator.ts';
-import { withOperator } from './context.ts';
+import { withContainer } from './context.ts';
 import { actorOf, actorOption, out, printOutcome } from './operator-io.ts';
 import { CliError } from './output.ts';
 
@@ -16,7 +16,7 @@ export function listingsCommand(program: Command): void {
     )
     .action(async (vendor: string, file: string, o: { as?: string }) => {
       const rows = parseListingRows(await readInput(file));
-      await withOperator(async (op) => {
+      await withContainer(async ({ operator: op }) => {
         const r = await op.putListings(vendor, rows, actorOf(o));
         out(`put ${r.rows} listing${r.rows === 1 ? '' : 's'} for ${vendor}`);
         printOutcome(r);

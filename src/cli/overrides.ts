@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { OVERRIDE_FIELDS } from '../core/import/records.ts';
-import { withOperator } from './context.ts';
+import { withContainer } from './context.ts';
 import {
   actorOf,
   actorOption,
@@ -29,7 +29,7 @@ export function overridesCommand(program: Command): void {
       .option('--vendor <vendor>', 'only this vendor')
       .description('List overrides with who set them, when and why.'),
   ).action(async (o: { vendor?: string; json?: boolean }) => {
-    await withOperator(async (op) => {
+    await withContainer(async ({ operator: op }) => {
       // An unknown vendor is an error, not an empty list: a typo should not look like "no overrides".
       if (o.vendor !== undefined) await op.vendor(o.vendor);
       const list = await op.listOverrides(o.vendor);
@@ -63,7 +63,7 @@ export function overridesCommand(program: Command): void {
       throw new CliError(`--reason must be 1 to ${REASON_MAX} characters`);
     }
     const actor = actorOf(o);
-    await withOperator(async (op) => {
+    await withContainer(async ({ operator: op }) => {
       const r = await op.setOverride(slug, field, value, reason, actor);
       out(`${slug}: ${field} overridden to ${value} by ${actor}`);
       printOutcome(r);
@@ -79,7 +79,7 @@ export function overridesCommand(program: Command): void {
   ).action(async (slug: string, rawField: string, o: { as?: string }) => {
     const field = choice('field', rawField, OVERRIDE_FIELDS);
     const actor = actorOf(o);
-    await withOperator(async (op) => {
+    await withContainer(async ({ operator: op }) => {
       const r = await op.clearOverride(slug, field, actor);
       out(`${slug}: ${field} override cleared by ${actor}`);
       printOutcome(r);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withOperator } from './context.ts';
+import { withContainer } from './context.ts';
 import { actorOf, actorOption, out, printOutcome, wholeNumber } from './operator-io.ts';
 
 export function reviewsCommand(program: Command): void {
@@ -26,7 +26,7 @@ export function reviewsCommand(program: Command): void {
         as?: string;
       }) => {
         const rating = wholeNumber('--rating', o.rating, 1, 5);
-        await withOperator(async (op) => {
+        await withContainer(async ({ operator: op }) => {
           const r = await op.addReview(
             {
               vendorSlug: o.vendor,
@@ -53,7 +53,7 @@ export function reviewsCommand(program: Command): void {
     .description('Reply to a review for its vendor. One reply per review, by the owning account.')
     .action(
       async (reviewId: string, o: { account: string; body: string; createdAt?: string; as?: string }) => {
-        await withOperator(async (op) => {
+        await withContainer(async ({ operator: op }) => {
           const r = await op.reply(
             reviewId,
             {

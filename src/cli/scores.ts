@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withOperator } from './context.ts';
+import { withContainer } from './context.ts';
 import { actorOf, actorOption, out, scoreChangeLines } from './operator-io.ts';
 
 export function scoresCommand(program: Command): void {
@@ -13,7 +13,7 @@ export function scoresCommand(program: Command): void {
       ),
   ).action(async (o: { as?: string }) => {
     const actor = actorOf(o);
-    await withOperator(async (op) => {
+    await withContainer(async ({ operator: op }) => {
       const r = await op.recompute(actor);
       const n = r.changes.length;
       out(

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { sql } from 'kysely';
-import { systemClock } from '../core/clock.ts';
 import { REVIEWS_PER_VENDOR, scaleDataset } from '../seed/scale-dataset.ts';
 import { seedDemo } from '../seed/seed-demo.ts';
-import { withStore } from './context.ts';
+import { withContainer } from './context.ts';
 import { positiveInt } from './output.ts';
 import { Progress } from './progress.ts';
 
@@ -15,8 +14,8 @@ export function seedCommand(program: Command): void {
       'Load the deterministic demo dataset (about 60 vendors, 40 peptides, prices, batches, reviews).',
     )
     .action(async () => {
-      await withStore(async (store) => {
-        const counts = await seedDemo({ store: store.imports, clock: systemClock });
+      await withContainer(async ({ store, clock }) => {
+        const counts = await seedDemo({ store: store.imports, clock });
         process.stdout.write(
           `demo data loaded: ${Object.entries(counts)
             .map(([t, n]) => `${n} ${t}`)
@@ -47,7 +46,7 @@ export function seedCommand(program: Command): void {
               ? 0
               : positiveInt('--reviews', o.reviews, 50_000_000),
       };
-      await withStore(async (store) => {
+      await withContainer(async ({ store, clock }) => {
         const started = Date.now();
         // One transaction of ~400 MB: a page cache that holds the indexes being built keeps it
         // off the disk (measured: 60 s with the default 16 MiB, see the bench README).
@@ -56,8 +55,8 @@ export function seedCommand(program: Command): void {
         const total = opts.vendors * 10 + opts.batches + opts.peptides + opts.reviews;
         const bar = new Progress('seeding');
         // Generated records are valid by construction (and tested so): they skip per-line parsing.
-        const counts = await store.imports.applyChunks(scaleDataset(opts, systemClock.now()), {
-          nowIso: new Date().toISOString(),
+        const counts = await store.imports.applyChunks(scaleDataset(opts, clock.now()), {
+          nowIso: new Date(clock.now()).toISOString(),
           reason: 'scale seed',
           onChunk: (c) =>
             bar.update(

@@ -3,7 +3,7 @@ import type { VendorAdminView } from '../core/operator/model.ts';
 import type { Operator } from '../core/operator/operator.ts';
 import { tierOf } from '../core/scoring/composite.ts';
 import { type ListingPlan, PILLARS } from '../core/vendors/model.ts';
-import { withOperator } from './context.ts';
+import { withContainer } from './context.ts';
 import {
   actorOf,
   actorOption,
@@ -31,7 +31,7 @@ export function vendorsCommand(program: Command): void {
       .argument('<vendor>', 'vendor slug')
       .description('Show a vendor as the operator sees it: flags, owner, pillars, overrides, score history.'),
   ).action(async (slug: string, o: { json?: boolean }) => {
-    await withOperator(async (op) => {
+    await withContainer(async ({ operator: op }) => {
       const v = await op.vendor(slug);
       if (o.json) printJson(v);
       else out(formatVendor(v));
@@ -81,7 +81,7 @@ export function vendorsCommand(program: Command): void {
       .description('Give the vendor profile to an account: it may then reply to the vendor’s reviews.'),
   ).action(async (slug: string, account: string, o: { as?: string }) => {
     const actor = actorOf(o);
-    await withOperator(async (op) => {
+    await withContainer(async ({ operator: op }) => {
       const before = await op.vendor(slug);
       if (before.ownerAccount === account) {
         out(`${slug}: unchanged (claimed by ${account})`);
@@ -100,7 +100,7 @@ export function vendorsCommand(program: Command): void {
       .description('Release the vendor profile from its account.'),
   ).action(async (slug: string, o: { as?: string }) => {
     const actor = actorOf(o);
-    await withOperator(async (op) => {
+    await withContainer(async ({ operator: op }) => {
       const before = await op.vendor(slug);
       if (before.ownerAccount === null) {
         out(`${slug}: unchanged (not claimed)`);
@@ -135,7 +135,7 @@ function flagCommand(
     const o = args[valueArg ? 2 : 1] as { as?: string };
     const actor = actorOf(o);
     const { patch, state } = build(value);
-    await withOperator(async (op) => {
+    await withContainer(async ({ operator: op }) => {
       const before = await op.vendor(slug);
       const p = patch(before);
       if (p === null) {
