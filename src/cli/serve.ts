@@ -16,7 +16,9 @@ export function serveCommand(program: Command): void {
       // Loaded here, not at the top: other commands should not pay for the HTTP stack at start-up.
       const { startServer, stopOnSignals } = await import('../main/server.ts');
       const server = await startServer(config);
-      process.stdout.write(`${server.banner.join('\n')}\n`);
+      // Signals are handled before the banner says the service is up: whoever reads the banner
+      // (a person, a supervisor, the npm-start test) and stops the service gets a graceful stop.
       stopOnSignals(server);
+      process.stdout.write(`${server.banner.join('\n')}\n`);
     });
 }
