@@ -46,3 +46,13 @@ export type BatchVerification =
       submittedAt: string;
     }
   | { state: 'missing'; batchId: string };
+
+/**
+ * What the batch lookup use case hands a presenter: the answer, and the first moment (epoch ms)
+ * at which the same lookup could answer differently without any data changing (`ageDays` moves,
+ * or `verified` turns `stale`). `Infinity` when only a data change can alter it.
+ */
+export interface BatchLookup {
+  answer: BatchVerification;
+  validUntil: number;
+}

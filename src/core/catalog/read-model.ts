@@ -4,23 +4,35 @@ import { isScored, type Pillars, type Vendor } from '../vendors/model.ts';
 
 export type ScoredVendor = Vendor & { score: number; pillars: Pillars };
 
+/**
+ * A vendor of Variant A's public ranking: verified, scored, and with a tested purity on record
+ * (decision 0016). A's list item shows `purity` as percentage text; a vendor without tested
+ * batches has none to show, so it waits outside the ranking until its first approved CoA.
+ */
+export type RankedVendorA = ScoredVendor & { purity: number };
+
+export const isRankedInA = (v: ScoredVendor): v is RankedVendorA => v.verified && v.purity !== null;
+
 /** An immutable view of the catalog at one data version. */
 export interface CatalogSnapshot {
   version: number;
   dataUpdatedAt: string;
   /** Every scored vendor, in ranking order (score desc, then name, then slug). */
   ranked: readonly ScoredVendor[];
-  /** Scored and verified, in ranking order: Variant A's public ranking. */
-  rankedVerified: readonly ScoredVendor[];
+  /**
+   * Variant A's public ranking, in ranking order: scored, verified, with a tested purity on record
+   * (isRankedInA). Its list, its `total`, every per-peptide ranking and `vendor_count` derive from it.
+   */
+  rankedVerified: readonly RankedVendorA[];
   bySlug: ReadonlyMap<string, Vendor>;
   /** Every peptide, by name. */
   peptides: readonly Peptide[];
   peptideBySlug: ReadonlyMap<string, Peptide>;
   /**
-   * Per peptide slug: the verified, scored vendors that list it, in ranking order. This ONE list
+   * Per peptide slug: the vendors of rankedVerified that list it, in ranking order. This ONE list
    * is both Variant A's per-peptide ranking and its `vendor_count`, so the two cannot disagree.
    */
-  peptideRankings: ReadonlyMap<string, readonly ScoredVendor[]>;
+  peptideRankings: ReadonlyMap<string, readonly RankedVendorA[]>;
   /** Every vendor by id, and the peptides each lists: what the next snapshot is merged onto. */
   vendors: ReadonlyMap<number, Vendor>;
   offerings: ReadonlyMap<number, readonly number[]>;
@@ -120,9 +132,9 @@ function assemble(
 ): CatalogSnapshot {
   const all = [...vendors.values()];
   const ranked = rank(all.filter(isScored));
-  const rankedVerified = ranked.filter((v) => v.verified);
+  const rankedVerified = ranked.filter(isRankedInA);
   // Walking the ranking in order keeps every per-peptide list sorted without another sort.
-  const byPeptide = new Map<number, ScoredVendor[]>();
+  const byPeptide = new Map<number, RankedVendorA[]>();
   for (const v of rankedVerified) {
     for (const peptideId of offerings.get(v.id) ?? []) {
       const list = byPeptide.get(peptideId);
@@ -130,7 +142,7 @@ function assemble(
       else byPeptide.set(peptideId, [v]);
     }
   }
-  const peptideRankings = new Map<string, readonly ScoredVendor[]>();
+  const peptideRankings = new Map<string, readonly RankedVendorA[]>();
   for (const p of peptides) peptideRankings.set(p.slug, byPeptide.get(p.id) ?? []);
   return {
     version: state.dataVersion,

@@ -26,7 +26,6 @@ export function mergePriceTable(
   const merged: PriceRow[] = [];
   for (const r of rows) {
     if (r.source === 'baseline' && live.has(`${r.vendorSlug}\u0000${r.vialMg}`)) continue;
-    const age = nowMs - Date.parse(r.updatedAt);
     const isLive = r.source === 'live';
     merged.push({
       vendorSlug: r.vendorSlug,
@@ -37,11 +36,28 @@ export function mergePriceTable(
       inStock: r.inStock,
       claimed: r.claimed,
       live: isLive,
-      stale: age > (isLive ? rules.liveStaleMs : rules.baselineStaleMs),
+      stale: nowMs >= staleFrom(r.updatedAt, isLive, rules),
       updatedAt: r.updatedAt,
     });
   }
   return merged.sort(comparePriceRows);
+}
+
+/**
+ * The first instant (epoch ms) at which a row of age `updatedAt` is stale: older than its
+ * threshold, strictly (a row exactly 72 h old is still fresh).
+ */
+const staleFrom = (updatedAt: string, live: boolean, rules: StalenessRules): number =>
+  Date.parse(updatedAt) + (live ? rules.liveStaleMs : rules.baselineStaleMs) + 1;
+
+/**
+ * Until when a merged table stays right without any data change: the moment its next fresh row
+ * turns stale (a stale row never turns fresh by time alone). Infinity when every row is stale.
+ */
+export function priceTableValidUntil(rows: readonly PriceRow[], rules = DEFAULT_STALENESS): number {
+  let until = Number.POSITIVE_INFINITY;
+  for (const p of rows) if (!p.stale) until = Math.min(until, staleFrom(p.updatedAt, p.live, rules));
+  return until;
 }
 
 export function comparePriceRows(a: PriceRow, b: PriceRow): number {

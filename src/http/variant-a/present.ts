@@ -1,17 +1,19 @@
-import { ageInDays } from '../../core/batches/batch-state.ts';
-import type { ScoredVendor } from '../../core/catalog/read-model.ts';
+import type { RankedVendorA, ScoredVendor } from '../../core/catalog/read-model.ts';
 import type { Peptide } from '../../core/peptides/model.ts';
-import type { VendorEvidence } from '../../core/ports.ts';
 import { tierOf } from '../../core/scoring/composite.ts';
 import type { SearchResult } from '../../core/search/search-catalog.ts';
-import type { VendorDetail } from '../../core/vendors/model.ts';
+import { isScored } from '../../core/vendors/model.ts';
+import type { RecentCoa, VendorReport } from '../../core/vendors/vendor-report.ts';
 
-/** Variant A's shapes, field by field: snake_case, lists `{data,total[,page]}`, details at top level. */
+/**
+ * Variant A's shapes, field by field: snake_case, lists `{data,total[,page]}`, details at top level.
+ * Every field the spec types is sent with that type or not at all (decision 0016): never null.
+ */
 
-const purityText = (p: number | null): string | null =>
-  p === null ? null : `${p.toFixed(1).replace(/\.0$/, '')}%`;
+/** Percentage text, one decimal with a trailing ".0" dropped: "99.1%", "99%". */
+const purityText = (p: number): string => `${p.toFixed(1).replace(/\.0$/, '')}%`;
 
-const vendorItem = (v: ScoredVendor) => ({
+const vendorItem = (v: RankedVendorA) => ({
   slug: v.slug,
   name: v.name,
   score: v.score,
@@ -22,40 +24,49 @@ const vendorItem = (v: ScoredVendor) => ({
   pillars: v.pillars,
 });
 
-export const presentVendorList = (vendors: readonly ScoredVendor[], total: number, page: number): string =>
+export const presentVendorList = (vendors: readonly RankedVendorA[], total: number, page: number): string =>
   JSON.stringify({ data: vendors.map(vendorItem), total, page });
 
-export function presentVendorDetail(
-  v: VendorDetail,
-  e: VendorEvidence,
-  nowMs: number,
-  staleAfterDays: number,
-): string {
+/** `recent_coas` elements: a fixed key set; what a pending submission lacks is null (decision 0009). */
+const recentCoa = (c: RecentCoa) =>
+  c.state === 'pending'
+    ? {
+        batch_id: c.batchId,
+        peptide: c.peptideName,
+        purity: null,
+        lab: null,
+        tested_at: null,
+        submitted_at: c.submittedAt,
+        state: c.state,
+      }
+    : {
+        batch_id: c.batchId,
+        peptide: c.peptideName,
+        purity: c.purity,
+        lab: c.lab,
+        tested_at: c.testedAt,
+        submitted_at: c.submittedAt,
+        state: c.state,
+      };
+
+/**
+ * The vendor report. `score`, `tier` and `sentiment` are present exactly when the vendor is
+ * scored; `verified_at` exactly when it is verified and the time of verification is on record.
+ * Absent, not null: the spec types them as integer, string and timestamp (decision 0016).
+ */
+export function presentVendorDetail(r: VendorReport): string {
+  const v = r.vendor;
   return JSON.stringify({
     slug: v.slug,
     name: v.name,
-    score: v.score,
-    tier: v.score === null ? null : tierOf(v.score),
+    ...(isScored(v) ? { score: v.score, tier: tierOf(v.score) } : {}),
     verified: v.verified,
     score_history: v.scoreHistory,
-    coa_count: e.coaCount,
-    sentiment: v.pillars?.sentiment ?? null,
-    peptide_catalog: e.peptideNames,
-    recent_coas: e.recent.map((b) => ({
-      batch_id: b.batchId,
-      peptide: b.peptideName,
-      purity: b.status === 'approved' ? b.purity : null,
-      lab: b.status === 'approved' ? b.labName : null,
-      tested_at: b.status === 'approved' ? b.testedAt : null,
-      submitted_at: b.submittedAt,
-      state:
-        b.status === 'pending'
-          ? 'pending'
-          : b.testedAt && ageInDays(b.testedAt, nowMs) > staleAfterDays
-            ? 'stale'
-            : 'verified',
-    })),
-    verified_at: v.verifiedAt,
+    coa_count: r.coaCount,
+    ...(isScored(v) ? { sentiment: v.pillars.sentiment } : {}),
+    peptide_catalog: r.peptideNames,
+    recent_coas: r.recent.map(recentCoa),
+    ...(v.verified && v.verifiedAt !== null ? { verified_at: v.verifiedAt } : {}),
   });
 }
 

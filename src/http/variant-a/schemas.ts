@@ -12,8 +12,11 @@ export const VendorItemA = T.Object({
   slug: T.String(),
   name: T.String(),
   score: T.Integer({ minimum: 0, maximum: 100, description: 'Composite score.' }),
-  purity: T.Union([T.String({ pattern: '^[0-9]+(\\.[0-9])?%$' }), T.Null()], {
-    description: 'Mean tested purity of approved batches, e.g. "99.1%"; null without tested batches.',
+  purity: T.String({
+    pattern: '^[0-9]+(\\.[0-9])?%$',
+    description:
+      'Mean tested purity of approved batches, one decimal with ".0" dropped, e.g. "99.1%", "99%". Always ' +
+      'present: a vendor without a tested purity on record is not in Variant A’s rankings yet.',
   }),
   verified: T.Boolean(),
   tier: Tier,
@@ -24,7 +27,10 @@ export const VendorItemA = T.Object({
 export const VendorListA = T.Object(
   {
     data: T.Array(VendorItemA),
-    total: T.Integer({ description: 'All verified, scored vendors (not the page).' }),
+    total: T.Integer({
+      description:
+        'All vendors of the ranking: verified, scored, with a tested purity on record (not the page).',
+    }),
     page: T.Integer({ description: 'The page returned (1-based).' }),
   },
   { $id: 'VendorListA', title: 'VendorListA' },
@@ -36,7 +42,9 @@ export const RecentCoaA = T.Object({
   purity: T.Union([T.Number(), T.Null()], { description: 'Tested purity, percent; null while pending.' }),
   lab: T.Union([T.String(), T.Null()], { description: 'Testing laboratory; null while pending.' }),
   tested_at: T.Union([Timestamp, T.Null()]),
-  submitted_at: T.Union([Timestamp, T.Null()]),
+  submitted_at: T.Union([Timestamp, T.Null()], {
+    description: 'When the vendor submitted it; null for an approved record imported without one.',
+  }),
   state: T.Union([T.Literal('verified'), T.Literal('stale'), T.Literal('pending')], {
     description: 'verified: tested within 150 days; stale: longer ago; pending: awaiting review.',
   }),
@@ -46,19 +54,29 @@ export const VendorDetailA = T.Object(
   {
     slug: T.String(),
     name: T.String(),
-    score: T.Union([T.Integer({ minimum: 0, maximum: 100 }), T.Null()], {
-      description: 'null while unscored.',
-    }),
-    tier: T.Union([Tier, T.Null()]),
+    score: T.Optional(
+      T.Integer({
+        minimum: 0,
+        maximum: 100,
+        description: 'Composite score. Absent while the vendor is unscored.',
+      }),
+    ),
+    tier: T.Optional(T.Union(Tier.anyOf, { description: `${Tier.description} Absent while unscored.` })),
     verified: T.Boolean(),
     score_history: T.Array(T.Integer(), { description: 'Composite scores, oldest first.' }),
     coa_count: T.Integer({ description: 'Approved CoAs (tested batches) on record.' }),
-    sentiment: T.Union([T.Integer({ minimum: 0, maximum: 100 }), T.Null()], {
-      description: 'The sentiment pillar.',
-    }),
+    sentiment: T.Optional(
+      T.Integer({ minimum: 0, maximum: 100, description: 'The sentiment pillar. Absent while unscored.' }),
+    ),
     peptide_catalog: T.Array(T.String(), { description: 'Names of the peptides the vendor lists.' }),
     recent_coas: T.Array(RecentCoaA, { description: 'Newest 10 approved or pending batches, newest first.' }),
-    verified_at: T.Union([Timestamp, T.Null()]),
+    verified_at: T.Optional(
+      T.String({
+        format: 'date-time',
+        description:
+          'When the vendor was verified. Present only for a verified vendor whose verification time is on record.',
+      }),
+    ),
   },
   { $id: 'VendorDetailA', title: 'VendorDetailA' },
 );

@@ -2,11 +2,12 @@ import type { BatchVerification } from '../../core/batches/model.ts';
 import type { ScoredVendor } from '../../core/catalog/read-model.ts';
 import type { PriceTable } from '../../core/prices/get-price-table.ts';
 import type { VendorPage } from '../../core/vendors/list-vendors.ts';
-import type { VendorDetail } from '../../core/vendors/model.ts';
+import { isScored, type VendorDetail } from '../../core/vendors/model.ts';
 
 /**
  * Variant B's shapes, field by field (no recursive re-casing): camelCase where the spec says so,
- * every success wrapped as `{data, data_updated_at}`.
+ * every success wrapped as `{data, data_updated_at}`. Every field the spec types is sent with that
+ * type or not at all (decision 0016): never null.
  */
 const envelope = (data: unknown, dataUpdatedAt: string): string =>
   JSON.stringify({ data, data_updated_at: dataUpdatedAt });
@@ -26,16 +27,20 @@ export const presentVendorPage = (page: VendorPage, at: string): string =>
     at,
   );
 
+/**
+ * `score` and `pillars` are present exactly when the vendor is scored; a vendor without them is
+ * `pending: true` (too little evidence to score is pending too), which says why.
+ */
 export const presentVendorDetail = (v: VendorDetail, at: string): string =>
   envelope(
     {
       slug: v.slug,
       name: v.name,
-      score: v.score,
+      ...(isScored(v) ? { score: v.score } : {}),
       verified: v.verified,
       pending: v.pending,
       location: v.location,
-      pillars: v.pillars,
+      ...(isScored(v) ? { pillars: v.pillars } : {}),
       description: v.description,
       // Outbound links are a premium listing feature (DESIGN.md §4).
       ...(v.listingPlan === 'premium' && v.website ? { website: v.website } : {}),

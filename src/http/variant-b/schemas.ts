@@ -39,13 +39,21 @@ export const VendorDetailB = envelope(
   T.Object({
     slug: T.String(),
     name: T.String(),
-    score: T.Union([T.Integer({ minimum: 0, maximum: 100 }), T.Null()], {
-      description: 'Composite score; null while the vendor is not yet scored.',
-    }),
+    score: T.Optional(
+      T.Integer({
+        minimum: 0,
+        maximum: 100,
+        description: 'Composite score. Absent while the vendor is not yet scored (it is then `pending`).',
+      }),
+    ),
     verified: T.Boolean(),
     pending: T.Boolean(),
     location: T.String(),
-    pillars: T.Union([PillarsSchema, T.Null()], { description: 'null while the vendor is not yet scored.' }),
+    pillars: T.Optional(
+      T.Object(PillarsSchema.properties, {
+        description: 'The five pillars. Absent while the vendor is not yet scored (it is then `pending`).',
+      }),
+    ),
     description: T.String(),
     website: T.Optional(T.String({ format: 'uri', description: 'Present only for premium listings.' })),
     scoreHistory: T.Array(T.Integer(), { description: 'Composite scores, oldest first (newest 30).' }),
@@ -92,8 +100,8 @@ const Tested = {
   testMethod: T.String(),
   testedAt: Timestamp,
   ageDays: T.Integer({ description: 'Whole days since testing.' }),
-  source: T.String({ description: 'Origin of the record.' }),
-  sourceUrl: T.String(),
+  source: T.String({ description: 'Origin of the record; "" when none was recorded.' }),
+  sourceUrl: T.String({ description: 'URL of the record; "" when none was recorded.' }),
 };
 
 export const BatchVerifiedB = T.Object(

@@ -30,11 +30,10 @@ describe.each(DIALECTS)('GET /v1/vendors/{slug}, errors (%s)', (dialect) => {
     expectError(await f.get(`${A}/vendors/newcomer`), 404, 'not_found');
     const r = await f.ctx.load([{ type: 'vendor', slug: 'newcomer', name: 'Newcomer', location: 'Italy' }]);
     expect(r.ok).toBe(true);
-    expect(expectOk(await f.get(`${A}/vendors/newcomer`))).toMatchObject({
-      slug: 'newcomer',
-      score: null,
-      tier: null,
-      verified: false,
-    });
+    const body = expectOk(await f.get(`${A}/vendors/newcomer`));
+    expect(body).toMatchObject({ slug: 'newcomer', verified: false });
+    // Unscored: score and tier are absent, never null (decision 0016).
+    expect(Object.keys(body)).not.toContain('score');
+    expect(Object.keys(body)).not.toContain('tier');
   });
 });

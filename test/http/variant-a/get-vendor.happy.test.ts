@@ -17,6 +17,8 @@ const DETAIL_KEYS = [
   'verified_at',
 ];
 const COA_KEYS = ['batch_id', 'lab', 'peptide', 'purity', 'state', 'submitted_at', 'tested_at'];
+/** Without the fields that would be null (decision 0016): verified_at when not on record; score, tier, sentiment when unscored. */
+const without = (...keys: string[]) => DETAIL_KEYS.filter((k) => !keys.includes(k));
 
 const approvedCoa = (
   batchId: string,
@@ -107,11 +109,12 @@ describe.each(DIALECTS)('GET /v1/vendors/{slug}, happy paths (%s)', (dialect) =>
       sentiment: 90,
       score_history: [90],
       peptide_catalog: ['BPC-157'],
-      verified_at: null,
     });
+    // Verified, but imported without verifiedAt: the time is not on record, so verified_at is absent (not null).
+    expect(Object.keys(body).sort()).toEqual(without('verified_at'));
   });
 
-  it('a vendor with only a pending and a rejected batch: coa_count 0, the pending one shown', async () => {
+  it('a vendor with a pending, a rejected and an approved batch: coa_count 1, the rejected one left out', async () => {
     const body = expectOk(await f.get(`${A}/vendors/halfway`));
     expect(body).toEqual({
       slug: 'halfway',
@@ -120,11 +123,14 @@ describe.each(DIALECTS)('GET /v1/vendors/{slug}, happy paths (%s)', (dialect) =>
       tier: 'gold',
       verified: true,
       score_history: [89],
-      coa_count: 0,
+      coa_count: 1,
       sentiment: 90,
       peptide_catalog: ['BPC-157'], // two listings (live 5 mg, baseline 10 mg) of one peptide: named once
-      recent_coas: [pendingCoa('H-PEND', 'BPC-157', DAY_MS)],
-      verified_at: null,
+      // H-PEND submitted 1 day ago, H-OK tested 2 days ago; H-REJ (3 days) is not evidence.
+      recent_coas: [
+        pendingCoa('H-PEND', 'BPC-157', DAY_MS),
+        approvedCoa('H-OK', 'BPC-157', 98.4, 2 * DAY_MS),
+      ],
     });
   });
 
@@ -151,40 +157,34 @@ describe.each(DIALECTS)('GET /v1/vendors/{slug}, happy paths (%s)', (dialect) =>
       sentiment: 60,
       peptide_catalog: ['BPC-157', 'Semaglutide', 'TB-500'],
       recent_coas: [approvedCoa('B-1', 'BPC-157', 99, DAY_MS)],
-      verified_at: null,
+      // Not verified: no verified_at at all.
     });
   });
 
-  it('an unscored vendor (four pillars and a score override): score null, tier null, no history', async () => {
+  it('an unscored vendor (four pillars and a score override): no score, tier or sentiment, no history', async () => {
     const body = expectOk(await f.get(`${A}/vendors/unscored`));
-    expect(Object.keys(body).sort()).toEqual(DETAIL_KEYS);
-    expect(body).toMatchObject({
+    // Absent, never null: the spec types score and sentiment as integers (decision 0016).
+    expect(Object.keys(body).sort()).toEqual(without('score', 'tier', 'sentiment', 'verified_at'));
+    expect(body).toEqual({
       slug: 'unscored',
       name: 'Unscored Inc',
-      score: null,
-      tier: null,
       verified: true,
       score_history: [],
       coa_count: 0,
       peptide_catalog: ['BPC-157', 'GHK-Cu'],
       recent_coas: [],
-      verified_at: null,
     });
   });
 
-  it('a vendor with no data at all: score, tier and sentiment null', async () => {
+  it('a vendor with no data at all: only what is known', async () => {
     expect(expectOk(await f.get(`${A}/vendors/bare`))).toEqual({
       slug: 'bare',
       name: 'Bare Co',
-      score: null,
-      tier: null,
       verified: true,
       score_history: [],
       coa_count: 0,
-      sentiment: null,
       peptide_catalog: ['BPC-157', 'GHK-Cu'],
       recent_coas: [],
-      verified_at: null,
     });
   });
 

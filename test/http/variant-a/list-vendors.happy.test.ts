@@ -64,17 +64,18 @@ describe.each(DIALECTS)('GET /v1/vendors, happy paths (%s)', (dialect) => {
     ]);
   });
 
-  it('purity: mean of approved tested batches, one decimal, ".0" dropped, null without evidence', async () => {
+  it('purity: mean of approved tested batches, one decimal, ".0" dropped, always "<number>%"', async () => {
     const data = expectList(await f.get(`${A}/vendors`), true).data as {
       slug: string;
-      purity: string | null;
+      purity: string;
     }[];
     const purity = Object.fromEntries(data.map((v) => [v.slug, v.purity]));
     expect(purity.apex).toBe('99.1%'); // (99.1 + 99.3 + 98.7 + 99.3) / 4; pending 90 and rejected 50 ignored
     expect(purity.novara).toBe('99%'); // (6 × 98.5 + 6 × 99.5) / 12 = 99.0 → "99%"
     expect(purity.nova).toBe('97.2%'); // a pending batch's claimed 10 is not counted
-    expect(purity.halfway).toBeNull(); // only a pending and a rejected batch
-    expect(purity.zeta).toBeNull(); // no batches at all
+    expect(purity.halfway).toBe('98.4%'); // H-OK; its pending and rejected batches are not counted
+    expect(purity.alpha2).toBe('99%'); // 99.0, ".0" dropped
+    for (const v of data) expect(v.purity, v.slug).toMatch(/^[0-9]+(\.[0-9])?%$/);
   });
 
   it('paging: page and per_page choose the window; total stays the whole ranking', async () => {
@@ -131,11 +132,11 @@ describe.each(DIALECTS)('GET /v1/vendors, happy paths (%s)', (dialect) => {
     expect(slugs(body.data)).toEqual(slugs(RANKING).slice(0, n));
   });
 
-  it('consistency: total is the number of vendors whose report says verified and scored', async () => {
+  it('consistency: total is the number of vendors whose report says verified, scored, with an approved CoA', async () => {
     let count = 0;
     for (const slug of ALL_VENDOR_SLUGS) {
       const v = expectOk(await f.get(`${A}/vendors/${slug}`));
-      if (v.verified && v.score !== null) count++;
+      if (v.verified && typeof v.score === 'number' && v.coa_count > 0) count++;
     }
     expect(count).toBe(9);
     expect(expectList(await f.get(`${A}/vendors`), true).total).toBe(count);

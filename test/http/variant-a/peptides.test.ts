@@ -101,7 +101,9 @@ describe.each(DIALECTS)('GET /v1/peptides (%s)', (dialect) => {
     f.ctx.clock.advance(HOUR_MS);
     const r = await f.ctx.load([
       { type: 'vendor', slug: 'borealis', name: 'Borealis Research', location: 'Canada', verified: true },
-      // Clearing a pillar override leaves alpha2 without a coa pillar: unscored.
+      // Rejecting its one approved batch leaves alpha2 without computed pillars, and clearing a pillar
+      // override then leaves it without a coa pillar: unscored.
+      { type: 'batch', vendorSlug: 'alpha2', batchId: 'AL-1', peptideSlug: 'tb-500', status: 'rejected' },
       { type: 'override', vendorSlug: 'alpha2', field: 'coa', value: null, reason: 'test' },
       ...overrides('nova', { coa: 69 }), // unchanged, harmless
     ]);

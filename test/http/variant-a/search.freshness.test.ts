@@ -73,6 +73,18 @@ describe.each(DIALECTS)('GET /v1/search after imports (%s)', (dialect) => {
         inStock: true,
         updatedAt: new Date(f.ctx.clock.now()).toISOString(),
       },
+      // A tested purity on record puts zephyr in Variant A's rankings (decision 0016), so it counts.
+      {
+        type: 'batch',
+        vendorSlug: 'zephyr',
+        batchId: 'ZE-1',
+        peptideSlug: 'retatrutide',
+        status: 'approved',
+        purity: 99.2,
+        lab: 'janoshik',
+        testMethod: 'HPLC',
+        testedAt: new Date(f.ctx.clock.now()).toISOString(),
+      },
     ]);
     const expected = { slug: 'retatrutide', name: 'Retatrutide', category: 'metabolic', vendor_count: 1 };
     expect((await search('retatrutide')).peptides).toEqual([expected]);

@@ -80,20 +80,20 @@ describe.each(DIALECTS)('GET /api/v1/vendors/{slug}, happy paths (%s)', (dialect
     ['unscored', 'Unscored Inc', 'France', 'Four pillars only.'],
     ['bare', 'Bare Co', 'Spain', ''],
   ])(
-    'unscored vendor %s → 200 with score null, pillars null and pending (too little evidence)',
+    'unscored vendor %s → 200 without score and pillars (never null, decision 0016), pending (too little evidence)',
     async (slug, name, location, description) => {
       const data = expectEnvelope(await f.get(`${B}/vendors/${slug}`));
       expect(data).toEqual({
         slug,
         name,
-        score: null,
         verified: false,
         pending: true,
         location,
-        pillars: null,
         description,
         scoreHistory: [],
       });
+      expect(Object.keys(data)).not.toContain('score');
+      expect(Object.keys(data)).not.toContain('pillars');
     },
   );
 

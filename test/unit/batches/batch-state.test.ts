@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ageInDays, DEFAULT_STALE_AFTER_DAYS, resolveBatch } from '../../../src/core/batches/batch-state.ts';
+import {
+  ageInDays,
+  DEFAULT_STALE_AFTER_DAYS,
+  resolveBatch,
+  resolveBatchLookup,
+  testedState,
+} from '../../../src/core/batches/batch-state.ts';
 import type { BatchRecord } from '../../../src/core/batches/model.ts';
 import { DAY_MS, HOUR_MS } from '../../../src/core/clock.ts';
 
@@ -168,6 +174,109 @@ describe('resolveBatch', () => {
     expect(resolveBatch('x', [approved({ source: null, sourceUrl: null })], NOW)).toMatchObject({
       source: '',
       sourceUrl: '',
+    });
+  });
+});
+
+describe('testedState: the staleness rule and the moments it flips', () => {
+  const TESTED = NOW - 10 * DAY_MS - 5 * HOUR_MS;
+  const at = new Date(TESTED).toISOString();
+
+  it('a batch 10 days 5 hours old: verified, age 10, age moves at day 11, turns stale at day 151', () => {
+    expect(testedState(at, NOW)).toEqual({
+      state: 'verified',
+      ageDays: 10,
+      ageValidUntil: TESTED + 11 * DAY_MS,
+      stateValidUntil: TESTED + 151 * DAY_MS,
+    });
+  });
+
+  it('the flips are exactly where resolveBatch changes its answer', () => {
+    const { ageValidUntil, stateValidUntil } = testedState(at, NOW);
+    expect(ageInDays(at, ageValidUntil - 1)).toBe(10);
+    expect(ageInDays(at, ageValidUntil)).toBe(11);
+    expect(testedState(at, stateValidUntil - 1).state).toBe('verified');
+    expect(testedState(at, stateValidUntil).state).toBe('stale');
+  });
+
+  it('a stale batch never turns back: stateValidUntil is Infinity; a configured threshold moves the flip', () => {
+    expect(testedState(ago(200 * DAY_MS), NOW).stateValidUntil).toBe(Number.POSITIVE_INFINITY);
+    expect(testedState(at, NOW, 30).stateValidUntil).toBe(TESTED + 31 * DAY_MS);
+  });
+
+  it('a test dated in the future is age 0 until a whole day after it', () => {
+    const future = NOW + HOUR_MS;
+    expect(testedState(new Date(future).toISOString(), NOW)).toMatchObject({
+      ageDays: 0,
+      ageValidUntil: future + DAY_MS,
+    });
+  });
+});
+
+describe('resolveBatchLookup: the answer and until when it holds', () => {
+  it('a tested answer holds until its ageDays next moves', () => {
+    const tested = NOW - 10 * DAY_MS - HOUR_MS;
+    const found = resolveBatchLookup('x', [approved({ testedAt: new Date(tested).toISOString() })], NOW);
+    expect(found.answer).toMatchObject({ state: 'verified', ageDays: 10 });
+    expect(found.validUntil).toBe(tested + 11 * DAY_MS);
+    // One millisecond before, the same answer; at the instant, the next day's.
+    expect(
+      resolveBatchLookup('x', [approved({ testedAt: new Date(tested).toISOString() })], found.validUntil - 1)
+        .answer,
+    ).toEqual(found.answer);
+    expect(
+      resolveBatchLookup('x', [approved({ testedAt: new Date(tested).toISOString() })], found.validUntil)
+        .answer,
+    ).toMatchObject({ ageDays: 11 });
+  });
+
+  it('on day 150 the answer holds until the instant it turns stale', () => {
+    const tested = NOW - 150 * DAY_MS - HOUR_MS;
+    const recs = [approved({ testedAt: new Date(tested).toISOString() })];
+    const found = resolveBatchLookup('x', recs, NOW);
+    expect(found).toMatchObject({
+      answer: { state: 'verified', ageDays: 150 },
+      validUntil: tested + 151 * DAY_MS,
+    });
+    expect(resolveBatchLookup('x', recs, found.validUntil).answer).toMatchObject({
+      state: 'stale',
+      ageDays: 151,
+    });
+  });
+
+  it('pending and missing answers hold until the data changes', () => {
+    expect(resolveBatchLookup('x', [pending()], NOW).validUntil).toBe(Number.POSITIVE_INFINITY);
+    expect(resolveBatchLookup('x', [], NOW).validUntil).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it("a shared number: the winner's clock is the only one that matters", () => {
+    // The current record wins; the older current one turns stale first but only falls further behind.
+    const newer = approved({ vendorSlug: 'b', testedAt: ago(5 * DAY_MS + HOUR_MS) });
+    const older = approved({ vendorSlug: 'a', testedAt: ago(150 * DAY_MS + HOUR_MS) });
+    const found = resolveBatchLookup('x', [older, newer], NOW);
+    expect(found.answer).toMatchObject({ vendorSlug: 'b', ageDays: 5 });
+    expect(found.validUntil).toBe(NOW - HOUR_MS + DAY_MS);
+  });
+});
+
+describe('resolveBatch never fills a published field with a made-up value', () => {
+  it.each([
+    ['purity', { purity: null }],
+    ['lab', { labName: null }],
+    ['testMethod', { testMethod: null }],
+  ] as const)('an approved record without %s is no evidence (the import refuses it)', (_f, over) => {
+    expect(resolveBatch('x', [approved(over)], NOW)).toEqual({ state: 'missing', batchId: 'x' });
+    // ... and does not hide a pending submission of the same number.
+    expect(resolveBatch('x', [approved(over), pending({ vendorSlug: 'p' })], NOW)).toMatchObject({
+      state: 'pending',
+      vendorSlug: 'p',
+    });
+  });
+
+  it('a pending record without a submission time is no evidence', () => {
+    expect(resolveBatch('x', [pending({ submittedAt: null })], NOW)).toEqual({
+      state: 'missing',
+      batchId: 'x',
     });
   });
 });

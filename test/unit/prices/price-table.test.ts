@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../../../src/core/clock.ts';
 import type { StoredPrice } from '../../../src/core/prices/model.ts';
-import { DEFAULT_STALENESS, mergePriceTable } from '../../../src/core/prices/price-table.ts';
+import {
+  DEFAULT_STALENESS,
+  mergePriceTable,
+  priceTableValidUntil,
+} from '../../../src/core/prices/price-table.ts';
 
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0, 0);
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -133,5 +137,34 @@ describe('mergePriceTable', () => {
     const copy = structuredClone(input);
     mergePriceTable(input, NOW);
     expect(input).toEqual(copy);
+  });
+});
+
+describe('priceTableValidUntil', () => {
+  it('is the moment the next fresh row turns stale (strictly older than its threshold)', () => {
+    const rows = mergePriceTable(
+      [
+        row({ vendorSlug: 'live', source: 'live', updatedAt: ago(70 * HOUR_MS) }), // stale at +2 h + 1 ms
+        row({ vendorSlug: 'base', source: 'baseline', updatedAt: ago(DAY_MS) }), // stale at +89 d + 1 ms
+        row({ vendorSlug: 'old', source: 'baseline', updatedAt: ago(100 * DAY_MS) }), // already stale
+      ],
+      NOW,
+    );
+    const until = priceTableValidUntil(rows);
+    expect(until).toBe(NOW + 2 * HOUR_MS + 1);
+    // The table is the same one millisecond before, and differs at the instant.
+    const input = [row({ vendorSlug: 'live', source: 'live', updatedAt: ago(70 * HOUR_MS) })];
+    expect(mergePriceTable(input, NOW + 2 * HOUR_MS)[0]?.stale).toBe(false);
+    expect(mergePriceTable(input, NOW + 2 * HOUR_MS + 1)[0]?.stale).toBe(true);
+  });
+
+  it('uses the rules it is given, and is Infinity when no row can turn stale', () => {
+    const rules = { liveStaleMs: HOUR_MS, baselineStaleMs: DAY_MS };
+    const rows = mergePriceTable([row({ source: 'baseline', updatedAt: ago(HOUR_MS) })], NOW, rules);
+    expect(priceTableValidUntil(rows, rules)).toBe(NOW - HOUR_MS + DAY_MS + 1);
+    expect(priceTableValidUntil(mergePriceTable([row({ updatedAt: ago(400 * DAY_MS) })], NOW))).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+    expect(priceTableValidUntil([])).toBe(Number.POSITIVE_INFINITY);
   });
 });
