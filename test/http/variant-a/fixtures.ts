@@ -75,12 +75,19 @@ export const APEX_VERIFIED_AT = '2026-01-15T00:00:00.000Z';
 export const RANKING = [
   { slug: 'apex', name: 'Apex Labs', score: 91, purity: '99.1%', tier: 'platinum', location: 'USA' },
   { slug: 'novara', name: 'Novara Research', score: 90, purity: '99%', tier: 'platinum', location: 'Canada' },
-  { slug: 'halfway', name: 'Halfway Peptides', score: 89, purity: null, tier: 'gold', location: 'Germany' },
-  { slug: 'alpha2', name: 'alpha', score: 80, purity: null, tier: 'gold', location: 'UK' },
-  { slug: 'zeta', name: 'ALPHA', score: 80, purity: null, tier: 'gold', location: 'UK' },
-  { slug: 'beta', name: 'Beta', score: 80, purity: null, tier: 'gold', location: 'Poland' },
-  { slug: 'orion-two', name: 'Orion Two', score: 79, purity: null, tier: 'silver', location: 'Norway' },
-  { slug: 'orion-one', name: 'Orion One', score: 70, purity: null, tier: 'silver', location: 'Norway' },
+  {
+    slug: 'halfway',
+    name: 'Halfway Peptides',
+    score: 89,
+    purity: '98.4%',
+    tier: 'gold',
+    location: 'Germany',
+  },
+  { slug: 'alpha2', name: 'alpha', score: 80, purity: '99%', tier: 'gold', location: 'UK' },
+  { slug: 'zeta', name: 'ALPHA', score: 80, purity: '98.8%', tier: 'gold', location: 'UK' },
+  { slug: 'beta', name: 'Beta', score: 80, purity: '97.5%', tier: 'gold', location: 'Poland' },
+  { slug: 'orion-two', name: 'Orion Two', score: 79, purity: '99.6%', tier: 'silver', location: 'Norway' },
+  { slug: 'orion-one', name: 'Orion One', score: 70, purity: '96.9%', tier: 'silver', location: 'Norway' },
   { slug: 'nova', name: 'Nova Labs', score: 69, purity: '97.2%', tier: 'bronze', location: 'Spain' },
 ].map((v) => ({
   slug: v.slug,
@@ -226,7 +233,11 @@ const batch = (
  *           with them the mean would be 536.4 / 6 = 89.4)
  *   novara  six × 98.5 + six × 99.5 = 1188 / 12 = 99 → "99%"    (".0" dropped)
  *   nova    97.2 (its pending batch claims 10: not tested evidence) → "97.2%"
- *   halfway only a pending and a rejected batch → null; everyone else: no batches → null
+ *   halfway 98.4 (its pending and rejected batches ignored) → "98.4%"
+ *   alpha2 99.0 → "99%", zeta 98.8, beta 97.5, orion-two 99.6, orion-one 96.9: one approved batch each
+ * Every vendor of A's ranking has a tested purity on record (decision 0016: a verified, scored
+ * vendor without one is not ranked in Variant A; list-vendors.untested-purity.test.ts covers it).
+ * borealis (unverified), unscored and bare have none beyond B-1.
  */
 export const BATCH_RECORDS = [
   batch('apex', 'A-NEW', 'bpc-157', 'approved', {
@@ -252,6 +263,12 @@ export const BATCH_RECORDS = [
     }),
   ),
   batch('halfway', 'H-PEND', 'bpc-157', 'pending', { submittedAgoMs: DAY_MS, lab: false }),
+  batch('halfway', 'H-OK', 'bpc-157', 'approved', { purity: 98.4, testedAgoMs: 2 * DAY_MS }),
+  batch('alpha2', 'AL-1', 'tb-500', 'approved', { purity: 99, testedAgoMs: 4 * DAY_MS }),
+  batch('zeta', 'Z-1', 'tb-500', 'approved', { purity: 98.8, testedAgoMs: 5 * DAY_MS }),
+  batch('beta', 'BE-1', 'tb-500', 'approved', { purity: 97.5, testedAgoMs: 7 * DAY_MS }),
+  batch('orion-two', 'O2-1', 'tirzepatide', 'approved', { purity: 99.6, testedAgoMs: 8 * DAY_MS }),
+  batch('orion-one', 'O1-1', 'tirzepatide', 'approved', { purity: 96.9, testedAgoMs: 9 * DAY_MS }),
   batch('halfway', 'H-REJ', 'bpc-157', 'rejected', {
     purity: 99,
     testedAgoMs: 3 * DAY_MS,
