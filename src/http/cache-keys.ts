@@ -1,4 +1,6 @@
 import { queryKey } from '../core/search/normalize.ts';
+import { clampLimit } from '../core/vendors/list-vendors.ts';
+import { cachedRead } from './cached-read.ts';
 
 /**
  * Response-cache keys, one function per route, from the route's parsed and validated parameters.
@@ -18,4 +20,35 @@ export const cacheKeys = {
   /** JSON keeps the two parts apart: a batch number may contain any separator we could pick. */
   bBatch: (vendor: string | undefined, batchId: string) =>
     `b:batch:${JSON.stringify([vendor ?? null, batchId])}`,
+} as const;
+
+/** A category as the peptide library filters by it: trimmed, lower case. */
+export const normalizeCategory = (category: string | undefined): string | undefined =>
+  category?.trim().toLowerCase();
+
+/**
+ * The cached reads of both variants, declared on their routes (`config.cachedRead`): each maps a
+ * request's validated parameters to its cache key. The route handlers and the fast path call these.
+ */
+export const cachedReads = {
+  aVendors: cachedRead((_p: unknown, q: { page: number; per_page: number }) =>
+    cacheKeys.aVendors(q.page, q.per_page),
+  ),
+  aVendor: cachedRead((p: { slug: string }) => cacheKeys.aVendor(p.slug)),
+  aPeptides: cachedRead((_p: unknown, q: { category?: string }) =>
+    cacheKeys.aPeptides(normalizeCategory(q.category)),
+  ),
+  aRanking: cachedRead((p: { slug: string }) => cacheKeys.aRanking(p.slug)),
+  /** A query of no words has no cached answer (it finds nothing, and every such query would share a key). */
+  aSearch: cachedRead((_p: unknown, q: { q: string; limit: number }) =>
+    queryKey(q.q) === '' ? null : cacheKeys.aSearch(q.limit, q.q),
+  ),
+  bVendors: cachedRead((_p: unknown, q: { limit: number; offset: number }) =>
+    cacheKeys.bVendors(clampLimit(q.limit), q.offset),
+  ),
+  bVendor: cachedRead((p: { slug: string }) => cacheKeys.bVendor(p.slug)),
+  bPrices: cachedRead((p: { slug: string }) => cacheKeys.bPrices(p.slug)),
+  bBatch: cachedRead((p: { batchId: string }, q: { vendor?: string }) =>
+    cacheKeys.bBatch(q.vendor, p.batchId),
+  ),
 } as const;

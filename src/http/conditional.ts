@@ -50,10 +50,12 @@ export function respond(
   reply: FastifyReply,
   cached: CachedBody | undefined,
   build: () => Promise<CachedBody>,
-): undefined | Promise<FastifyReply> {
+): undefined | Promise<void> {
   if (cached) {
     sendJson(request, reply, cached);
     return undefined;
   }
-  return build().then((body) => sendJson(request, reply, body));
+  return build().then(async (body) => {
+    await sendJson(request, reply, body);
+  });
 }

@@ -1,108 +1,85 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { planAllows, planRequiredMessage } from '../core/accounts/plans.ts';
-import type { AuthResult } from '../core/keys/authenticate.ts';
-import type { Principal } from '../core/keys/model.ts';
-import type { RateLimitDecision, RateLimitPolicy, RateLimitScope } from '../core/ratelimit/model.ts';
+import type { RateLimitScope } from '../core/ratelimit/model.ts';
+import type { AdmissionResult, RateHeaders } from './admission.ts';
 import { sendError } from './error-body.ts';
-import { INVALID_KEY_MESSAGE } from './error-status.ts';
 import { notFoundHandler } from './errors.ts';
 import type { AppServices } from './services.ts';
+import type { VariantContext } from './variant-context.ts';
 
-export interface GuardOptions {
-  scope: RateLimitScope;
-  policyFor(principal: Principal): RateLimitPolicy;
-  /** The 429 message, naming the limit. */
-  limitMessage(policy: RateLimitPolicy, retryAfterS: number): string;
-}
-
-const setRateHeaders = (reply: FastifyReply, policy: RateLimitPolicy, d: RateLimitDecision): void => {
-  reply.header('x-ratelimit-limit', policy.limit);
-  reply.header('x-ratelimit-remaining', d.remaining);
-  reply.header('x-ratelimit-reset', Math.ceil(d.resetAtMs / 1000));
+export const setRateHeaders = (reply: FastifyReply, rate: RateHeaders): void => {
+  reply.header('x-ratelimit-limit', rate.limitText);
+  reply.header('x-ratelimit-remaining', rate.remaining);
+  reply.header('x-ratelimit-reset', rate.resetText);
 };
 
 /**
- * The one gate in front of every route of a variant: fresh data versions, a valid key, a plan
- * that allows the route (declared per route as `config.access`), then the rate limit. Order
- * matters for what is counted: 401, 403 and 429 are not counted; everything past the gate is,
- * except a 304, which sendJson() refunds.
+ * The gate in front of every route of a variant: fresh data versions, then the one admission
+ * decision (admission.ts: key, the plan against the route's declared `config.access`, the rate
+ * limit), whose answer this only writes out. Everything past the gate is counted, except a 304,
+ * which sendJson() refunds.
  *
- * It runs on every request, so it is written to stay synchronous when it can: a known key, an
- * in-memory limiter and unchanged data versions cost no promise and no microtask. Only a key not
- * seen since the last key change, a data change, or the Redis limiter take the async path.
+ * It runs on every request, so it stays synchronous when it can: a known key, an in-memory limiter
+ * and unchanged data versions cost no promise and no microtask.
  */
-export function registerGuard(app: FastifyInstance, services: AppServices, opts: GuardOptions): void {
-  const { freshness, auth, limiter } = services;
+export function registerGuard(app: FastifyInstance, ctx: VariantContext, scope: RateLimitScope): void {
+  const { admission, fast } = ctx;
+  const { freshness } = ctx.services;
   // A 404 handler of the variant's own, so unknown routes under its prefix pass this guard too.
   app.setNotFoundHandler(notFoundHandler);
   app.decorateRequest('principal', null);
   app.decorateRequest('rate', null);
+  app.addHook('onRoute', (route) => {
+    // Every route says what it needs from the caller's plan, once (decision 0018).
+    const access = route.config?.access;
+    if (access === undefined)
+      throw new Error(`Route ${route.method} ${route.url} declares no config.access.`);
+    // A cached read is answered by the fast path too, from this same declaration.
+    const cachedRead = route.config?.cachedRead;
+    if (route.method === 'GET' && cachedRead) {
+      const { params, querystring } = route.schema ?? {};
+      fast.declare({ url: route.url, scope, access, params, querystring, cachedRead });
+    }
+  });
 
-  const peek = (keyId: string, policy: RateLimitPolicy): RateLimitDecision | Promise<RateLimitDecision> =>
-    limiter.peekSync ? limiter.peekSync(keyId, opts.scope, policy) : limiter.peek(keyId, opts.scope, policy);
-  const consume = (keyId: string, policy: RateLimitPolicy): RateLimitDecision | Promise<RateLimitDecision> =>
-    limiter.consumeSync
-      ? limiter.consumeSync(keyId, opts.scope, policy)
-      : limiter.consume(keyId, opts.scope, policy);
-
-  /** After authentication: 404 headers, plan gate, rate limit. true = a reply was sent. */
-  const admit = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    result: AuthResult,
-  ): boolean | Promise<boolean> => {
+  /** Writes the decision out; true = a reply was sent. */
+  const answer = (request: FastifyRequest, reply: FastifyReply, result: AdmissionResult): boolean => {
     if (request.is404) {
       // An unknown route is 404 whatever the key (no 401 that would confirm the path is guarded),
       // but a valid key still learns its quota; nothing is counted.
-      if (!result.ok) return false;
-      const policy = opts.policyFor(result.principal);
-      return then(peek(result.principal.keyId, policy), (d) => {
-        setRateHeaders(reply, policy, d);
-        return false;
-      });
+      if (result.ok) setRateHeaders(reply, result);
+      return false;
     }
     if (!result.ok) {
-      sendError(request, reply, 'invalid_api_key', INVALID_KEY_MESSAGE);
+      if (result.rate) setRateHeaders(reply, result.rate);
+      if (result.retryAfterS !== null) reply.header('retry-after', result.retryAfterS);
+      sendError(request, reply, result.code, result.message);
       return true;
     }
-    const principal = result.principal;
-    request.principal = principal;
-    const policy = opts.policyFor(principal);
-    const access = request.routeOptions.config.access ?? 'read';
-    if (!planAllows(principal.plan, access)) {
-      return then(peek(principal.keyId, policy), (d) => {
-        setRateHeaders(reply, policy, d);
-        sendError(request, reply, 'plan_required', planRequiredMessage(access));
-        return true;
-      });
-    }
-    return then(consume(principal.keyId, policy), (decision) => {
-      setRateHeaders(reply, policy, decision);
-      if (!decision.allowed) {
-        const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        reply.header('retry-after', retryAfter);
-        sendError(request, reply, 'rate_limited', opts.limitMessage(policy, retryAfter));
-        return true;
-      }
-      request.rate = { decision, policy };
-      return false;
-    });
+    setRateHeaders(reply, result);
+    request.principal = result.principal;
+    // A copy: the admitted answer is the key's lane, which the key's next request updates in place.
+    request.rate = { policy: result.policy, remaining: result.remaining, hit: result.hit() };
+    return false;
   };
 
-  const authenticateAndAdmit = (request: FastifyRequest, reply: FastifyReply): boolean | Promise<boolean> => {
-    const header = request.headers.authorization;
-    const cached = auth.authenticateCached(header);
-    if (cached) return admit(request, reply, cached);
-    return auth.authenticate(header).then((result) => admit(request, reply, result));
+  const decide = (request: FastifyRequest, reply: FastifyReply): boolean | Promise<boolean> => {
+    const access = request.is404 ? 'read' : request.routeOptions.config.access!;
+    const result = admission.admit(
+      request.headers.authorization,
+      scope,
+      access,
+      request.is404 ? 'peek' : 'count',
+    );
+    return result instanceof Promise
+      ? result.then((r) => answer(request, reply, r))
+      : answer(request, reply, result);
   };
 
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     let outcome: boolean | Promise<boolean>;
     try {
       const pending = freshness.check();
-      outcome = pending
-        ? pending.then(() => authenticateAndAdmit(request, reply))
-        : authenticateAndAdmit(request, reply);
+      outcome = pending ? pending.then(() => decide(request, reply)) : decide(request, reply);
     } catch (err) {
       return done(err as Error);
     }
@@ -118,19 +95,15 @@ export function registerGuard(app: FastifyInstance, services: AppServices, opts:
   });
 }
 
-/** Applies f now for a plain value, or when a promise settles. */
-function then<T, R>(value: T | Promise<T>, f: (v: T) => R | Promise<R>): R | Promise<R> {
-  return value instanceof Promise ? value.then(f) : f(value);
-}
-
 /** Un-counts the request's hit (a 304) and corrects the remaining-requests header. */
 export function refundRate(services: AppServices, request: FastifyRequest, reply: FastifyReply): void {
   const rate = request.rate;
-  if (!rate?.decision.hit) return;
+  const hit = rate?.hit;
+  if (!rate || !hit) return;
   // The in-memory limiter refunds at once; the Redis one in one round trip we need not wait for.
-  services.limiter.refund(rate.decision.hit, rate.policy).catch((err: unknown) => {
+  services.limiter.refund(hit, rate.policy).catch((err: unknown) => {
     request.log.warn({ err, request_id: request.id }, 'rate-limit refund failed');
   });
-  reply.header('x-ratelimit-remaining', Math.min(rate.policy.limit, rate.decision.remaining + 1));
+  reply.header('x-ratelimit-remaining', Math.min(rate.policy.limit, rate.remaining + 1));
   request.rate = null;
 }

@@ -7,7 +7,7 @@ import { ManualClock } from '../../src/core/clock.ts';
 import { type ImportResult, importJsonLines } from '../../src/core/import/import-data.ts';
 import type { ImportRecord } from '../../src/core/import/records.ts';
 import { createKey } from '../../src/core/keys/manage-keys.ts';
-import { buildApp } from '../../src/http/app.ts';
+import { type AppOptions, buildApp } from '../../src/http/app.ts';
 import { createTestDatabase, type Dialect } from './databases.ts';
 
 /** 2026-06-01T12:00:00.000Z: tests run on a manual clock so time rules are exact. */
@@ -35,7 +35,7 @@ let accountSeq = 0;
 
 export async function createTestContext(
   dialect: Dialect,
-  opts: { config?: Partial<Config>; now?: number } = {},
+  opts: { config?: Partial<Config>; now?: number; app?: AppOptions } = {},
 ): Promise<TestContext> {
   const db = await createTestDatabase(dialect);
   const clock = new ManualClock(opts.now ?? T0);
@@ -44,8 +44,15 @@ export async function createTestContext(
     opts.config,
   );
   const container = await createContainer(config, { clock, limiter: 'memory' });
-  const app = await buildApp(container, { logger: false });
-  await app.ready();
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(container, { logger: false, ...opts.app });
+    await app.ready();
+  } catch (err) {
+    await container.close();
+    await db.drop();
+    throw err;
+  }
   return {
     dialect,
     databaseUrl: db.url,

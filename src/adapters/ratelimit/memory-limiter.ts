@@ -57,7 +57,15 @@ export class MemoryRateLimiter implements RateLimiter {
    * The last decision's numbers, filled in place: the hot path (consumeSlotSync) hands this object
    * out instead of allocating one per request. Read it before the limiter's next call.
    */
-  private readonly last = { allowed: false, limit: 0, remaining: 0, resetAtMs: 0, retryAfterMs: 0 };
+  private readonly last = {
+    allowed: false,
+    limit: 0,
+    remaining: 0,
+    resetAtMs: 0,
+    retryAfterMs: 0,
+    atMs: 0,
+    seq: 0,
+  };
 
   constructor(deps: MemoryRateLimiterDeps) {
     this.clock = deps.clock;
@@ -148,8 +156,14 @@ export class MemoryRateLimiter implements RateLimiter {
     // Only this limiter issues slots, and they are its key states.
     const held = slot as KeyState;
     const state = held.detached ? this.stateFor(held.keyId, held.scope) : held;
-    this.decide(state, policy, this.clock.now(), true);
-    return this.last.allowed ? this.last : null;
+    const now = this.clock.now();
+    this.decide(state, policy, now, true);
+    const last = this.last;
+    if (!last.allowed) return null;
+    // What identifies the hit, for a caller that may refund it (a 304), without allocating one.
+    last.atMs = now;
+    last.seq = this.seq;
+    return last;
   }
 
   peek(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): Promise<RateLimitDecision> {

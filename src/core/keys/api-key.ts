@@ -3,6 +3,8 @@ import { hash, randomBytes, randomUUID } from 'node:crypto';
 /** Live keys: `prk_live_` followed by 32 base62 characters (DESIGN.md §4). */
 export const KEY_PREFIX = 'prk_live_';
 const BODY_LENGTH = 32;
+/** Characters of a whole key. */
+export const KEY_LENGTH = 'prk_live_'.length + BODY_LENGTH;
 const KEY_PATTERN = /^prk_live_[0-9A-Za-z]{32}$/;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Characters of the key kept for display: the prefix plus four of the body. */

@@ -53,6 +53,9 @@ export interface RateLimitOutcome {
   readonly limit: number;
   readonly remaining: number;
   readonly resetAtMs: number;
+  /** The counted hit's time and seq: with the slot's key and scope, the RateLimitHit to refund. */
+  readonly atMs: number;
+  readonly seq: number;
 }
 
 /**

@@ -114,8 +114,10 @@ function paramList(schema: TSchema | undefined, where: 'path' | 'query' | 'heade
   if (!props) return [];
   const required = new Set((schema as { required?: string[] }).required ?? []);
   return Object.entries(props).map(([name, s]) => {
-    const { description, ...rest } = strip(s) as { description?: string };
-    return { name, in: where, required: where === 'path' || required.has(name), description, schema: rest };
+    const { description, ...rest } = strip(s) as { description?: string; default?: unknown };
+    // A parameter with a default is optional to the caller, though the handler's type has it always.
+    const needed = where === 'path' || (required.has(name) && rest.default === undefined);
+    return { name, in: where, required: needed, description, schema: rest };
   });
 }
 

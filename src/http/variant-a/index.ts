@@ -3,10 +3,9 @@ import type { Config } from '../../config/config.ts';
 import { HOUR_MS } from '../../core/clock.ts';
 import type { Principal } from '../../core/keys/model.ts';
 import type { RateLimitPolicy } from '../../core/ratelimit/model.ts';
-import type { CatalogSearch } from '../../core/search/search-catalog.ts';
+import type { ScopeRules } from '../admission.ts';
 import { registerGuard } from '../guard.ts';
-import type { ResponseCache } from '../response-cache.ts';
-import type { AppServices } from '../services.ts';
+import type { VariantContext, VariantRoutes } from '../variant-context.ts';
 import { getVendorRoute } from './routes/get-vendor.ts';
 import { listVendorsRoute } from './routes/list-vendors.ts';
 import { peptideRoutes } from './routes/peptides.ts';
@@ -15,19 +14,24 @@ import { searchRoute } from './routes/search.ts';
 export const VARIANT_A_PREFIX = '/v1';
 
 /** Variant A (`/v1`): a thin adapter over the same core as Variant B, in A's own shapes. */
-export function variantA(services: AppServices, cache: ResponseCache, search: CatalogSearch) {
-  const policyFor = policiesA(services.config);
+export function variantA(ctx: VariantContext, extra?: VariantRoutes) {
+  const { services, cache } = ctx;
   return async function plugin(app: FastifyInstance): Promise<void> {
-    registerGuard(app, services, {
-      scope: 'a',
-      policyFor,
-      limitMessage: (policy, retryAfter) =>
-        `Rate limit exceeded: ${policy.limit} requests per hour per key (the window resets on the UTC hour). Retry in ${retryAfter} s.`,
-    });
+    registerGuard(app, ctx, 'a');
     listVendorsRoute(app, services, cache);
     getVendorRoute(app, services, cache);
     peptideRoutes(app, services, cache);
-    searchRoute(app, services, cache, search);
+    searchRoute(app, services, cache, services.search);
+    extra?.(app, ctx);
+  };
+}
+
+/** Variant A's quota per caller and the words of its 429. */
+export function rulesA(config: Readonly<Config>): ScopeRules {
+  return {
+    policyFor: policiesA(config),
+    limitMessage: (policy, retryAfter) =>
+      `Rate limit exceeded: ${policy.limit} requests per hour per key (the window resets on the UTC hour). Retry in ${retryAfter} s.`,
   };
 }
 

@@ -3,9 +3,9 @@ import type { Config } from '../../config/config.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import type { Principal } from '../../core/keys/model.ts';
 import type { RateLimitPolicy } from '../../core/ratelimit/model.ts';
+import type { ScopeRules } from '../admission.ts';
 import { registerGuard } from '../guard.ts';
-import type { ResponseCache } from '../response-cache.ts';
-import type { AppServices } from '../services.ts';
+import type { VariantContext, VariantRoutes } from '../variant-context.ts';
 import { getPricesRoute } from './routes/get-prices.ts';
 import { getVendorRoute } from './routes/get-vendor.ts';
 import { listVendorsRoute } from './routes/list-vendors.ts';
@@ -14,19 +14,24 @@ import { lookupBatchRoute } from './routes/lookup-batch.ts';
 export const VARIANT_B_PREFIX = '/api/v1';
 
 /** Variant B (`/api/v1`): a thin adapter: parse, call the core, present in B's shape. */
-export function variantB(services: AppServices, cache: ResponseCache) {
-  const policyFor = policiesB(services.config);
+export function variantB(ctx: VariantContext, extra?: VariantRoutes) {
+  const { services, cache } = ctx;
   return async function plugin(app: FastifyInstance): Promise<void> {
-    registerGuard(app, services, {
-      scope: 'b',
-      policyFor,
-      limitMessage: (policy, retryAfter) =>
-        `Rate limit exceeded: ${policy.limit} requests per 24 hours per key (rolling window). Retry in ${retryAfter} s.`,
-    });
+    registerGuard(app, ctx, 'b');
     listVendorsRoute(app, services, cache);
     getVendorRoute(app, services, cache);
     getPricesRoute(app, services, cache);
     lookupBatchRoute(app, services, cache);
+    extra?.(app, ctx);
+  };
+}
+
+/** Variant B's quota per caller and the words of its 429 (naming the limit, as the spec asks). */
+export function rulesB(config: Readonly<Config>): ScopeRules {
+  return {
+    policyFor: policiesB(config),
+    limitMessage: (policy, retryAfter) =>
+      `Rate limit exceeded: ${policy.limit} requests per 24 hours per key (rolling window). Retry in ${retryAfter} s.`,
   };
 }
 
