@@ -1,8 +1,8 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { DAY_MS } from '../../../core/clock.ts';
-import { getVendor } from '../../../core/vendors/get-vendor.ts';
-import { cacheKeys } from '../../cache-keys.ts';
+import { getVendorReport } from '../../../core/vendors/vendor-report.ts';
+import { cachedReads } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -14,9 +14,10 @@ import { VendorDetailA } from '../schemas.ts';
 const RECENT_COAS = 10;
 
 export function getVendorRoute(app: FastifyInstance, s: AppServices, cache: ResponseCache): void {
-  app.get<{ Params: { slug: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/vendors/:slug',
     {
+      config: { access: 'read', cachedRead: cachedReads.aVendor },
       schema: {
         operationId: 'getVendor',
         summary: 'Vendor report',
@@ -30,20 +31,21 @@ export function getVendorRoute(app: FastifyInstance, s: AppServices, cache: Resp
       const { slug } = request.params;
       const state = s.freshness.state;
       const now = s.clock.now();
-      const key = cacheKeys.aVendor(slug);
+      const key = cachedReads.aVendor.key(request.params, request.query);
       return respond(request, reply, cache.get(key, state.dataVersion, now), async () => {
-        const v = await getVendor(s.store.catalog, slug, s.config.scoreHistoryLength);
-        const evidence = await s.store.catalog.vendorEvidence(v.id, RECENT_COAS);
-        const staleAfter = s.config.batchStaleAfterDays;
-        const json = presentVendorDetail(v, evidence, now, staleAfter);
-        // A recent CoA turns stale a whole number of days after testing; the body is right until the first does.
-        let validUntil = Number.POSITIVE_INFINITY;
-        for (const b of evidence.recent) {
-          if (b.status !== 'approved' || !b.testedAt) continue;
-          const flip = Date.parse(b.testedAt) + (staleAfter + 1) * DAY_MS;
-          if (flip > now) validUntil = Math.min(validUntil, flip);
-        }
-        return cache.set(key, state.dataVersion, toCachedBody(json), validUntil);
+        const report = await getVendorReport(s.store.catalog, slug, {
+          historyLength: s.config.scoreHistoryLength,
+          nowMs: now,
+          recentCoas: RECENT_COAS,
+          staleAfterDays: s.config.batchStaleAfterDays,
+        });
+        // The report says until when it holds (its first recent CoA turning stale).
+        return cache.set(
+          key,
+          state.dataVersion,
+          toCachedBody(presentVendorDetail(report)),
+          report.validUntil,
+        );
       });
     },
   );

@@ -1,7 +1,9 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { INTEGER_PARAM_MAX } from '../../../core/validation/integers.ts';
 import { DEFAULT_PAGE_SIZE, listVendors, MAX_PAGE_SIZE } from '../../../core/vendors/list-vendors.ts';
-import { cacheKeys } from '../../cache-keys.ts';
+import { cachedReads } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -10,21 +12,25 @@ import { presentVendorList } from '../present.ts';
 import { VendorListA } from '../schemas.ts';
 
 const Query = T.Object({
-  page: T.Optional(T.Integer({ minimum: 1, default: 1, description: 'Page number, 1-based (default 1).' })),
-  per_page: T.Optional(
-    T.Integer({
-      minimum: 1,
-      maximum: MAX_PAGE_SIZE,
-      default: DEFAULT_PAGE_SIZE,
-      description: 'Page size, 1..200 (default 50).',
-    }),
-  ),
+  page: T.Integer({
+    minimum: 1,
+    maximum: INTEGER_PARAM_MAX,
+    default: 1,
+    description: 'Page number, 1-based (default 1); at most 2,147,483,647.',
+  }),
+  per_page: T.Integer({
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
+    description: 'Page size, 1..200 (default 50).',
+  }),
 });
 
 export function listVendorsRoute(app: FastifyInstance, s: AppServices, cache: ResponseCache): void {
-  app.get<{ Querystring: { page: number; per_page: number } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/vendors',
     {
+      config: { access: 'read', cachedRead: cachedReads.aVendors },
       schema: {
         operationId: 'listVendors',
         summary: 'Ranked verified vendors',
@@ -39,7 +45,7 @@ export function listVendorsRoute(app: FastifyInstance, s: AppServices, cache: Re
     (request, reply) => {
       const { page, per_page: perPage } = request.query;
       const state = s.freshness.state;
-      const key = cacheKeys.aVendors(page, perPage);
+      const key = cachedReads.aVendors.key(request.params, request.query);
       return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const snap = await s.catalog.get(state);
         const offset = Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);

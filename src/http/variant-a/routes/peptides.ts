@@ -1,7 +1,8 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../../core/errors.ts';
-import { cacheKeys } from '../../cache-keys.ts';
+import { cachedReads, normalizeCategory } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -10,9 +11,10 @@ import { presentPeptideList, presentPeptideRanking } from '../present.ts';
 import { PeptideListA, PeptideRankingA } from '../schemas.ts';
 
 export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: ResponseCache): void {
-  app.get<{ Querystring: { category?: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/peptides',
     {
+      config: { access: 'read', cachedRead: cachedReads.aPeptides },
       schema: {
         operationId: 'listPeptides',
         summary: 'Peptide library',
@@ -29,9 +31,9 @@ export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: Respo
       },
     },
     (request, reply) => {
-      const category = request.query.category?.trim().toLowerCase();
+      const category = normalizeCategory(request.query.category);
       const state = s.freshness.state;
-      const key = cacheKeys.aPeptides(category);
+      const key = cachedReads.aPeptides.key(request.params, request.query);
       return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const snap = await s.catalog.get(state);
         const items = snap.peptides
@@ -42,9 +44,10 @@ export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: Respo
     },
   );
 
-  app.get<{ Params: { slug: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/peptides/:slug/vendors',
     {
+      config: { access: 'read', cachedRead: cachedReads.aRanking },
       schema: {
         operationId: 'getPeptideVendors',
         summary: 'Vendors of a peptide, ranked',
@@ -61,7 +64,7 @@ export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: Respo
     (request, reply) => {
       const { slug } = request.params;
       const state = s.freshness.state;
-      const key = cacheKeys.aRanking(slug);
+      const key = cachedReads.aRanking.key(request.params, request.query);
       return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const snap = await s.catalog.get(state);
         const ranking = snap.peptideRankings.get(slug);

@@ -1,13 +1,13 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { queryKey } from '../../../core/search/normalize.ts';
 import {
   type CatalogSearch,
   DEFAULT_SEARCH_LIMIT,
   MAX_QUERY_LENGTH,
   MAX_SEARCH_LIMIT,
 } from '../../../core/search/search-catalog.ts';
-import { cacheKeys } from '../../cache-keys.ts';
+import { cachedReads } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -21,9 +21,10 @@ export function searchRoute(
   cache: ResponseCache,
   search: CatalogSearch,
 ): void {
-  app.get<{ Querystring: { q: string; limit: number } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/search',
     {
+      config: { access: 'read', cachedRead: cachedReads.aSearch },
       schema: {
         operationId: 'search',
         summary: 'Search vendors and peptides',
@@ -38,14 +39,12 @@ export function searchRoute(
             maxLength: MAX_QUERY_LENGTH,
             description: 'The query, 1..200 characters.',
           }),
-          limit: T.Optional(
-            T.Integer({
-              minimum: 1,
-              maximum: MAX_SEARCH_LIMIT,
-              default: DEFAULT_SEARCH_LIMIT,
-              description: 'Results per kind, 1..50 (default 10).',
-            }),
-          ),
+          limit: T.Integer({
+            minimum: 1,
+            maximum: MAX_SEARCH_LIMIT,
+            default: DEFAULT_SEARCH_LIMIT,
+            description: 'Results per kind, 1..50 (default 10).',
+          }),
         }),
         response: { 200: SearchResultA, ...commonErrors() },
       },
@@ -53,17 +52,18 @@ export function searchRoute(
     (request, reply) => {
       const { q, limit } = request.query;
       const state = s.freshness.state;
-      // Queries that fold to the same words share one cached answer.
-      const key = cacheKeys.aSearch(limit, q);
+      // Queries that fold to the same words share one cached answer; a query of no words has none.
+      const key = cachedReads.aSearch.key(request.params, request.query);
       return respond(
         request,
         reply,
-        queryKey(q) === '' ? undefined : cache.get(key, state.dataVersion, 0),
+        key === null ? undefined : cache.get(key, state.dataVersion, 0),
         async () => {
           const snap = await s.catalog.get(state);
           const result = search.search(snap, q, limit);
           const count = (slug: string) => snap.peptideRankings.get(slug)?.length ?? 0;
-          return cache.set(key, snap.version, toCachedBody(presentSearch(result, count)));
+          const body = toCachedBody(presentSearch(result, count));
+          return key === null ? body : cache.set(key, snap.version, body);
         },
       );
     },

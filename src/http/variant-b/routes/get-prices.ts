@@ -1,7 +1,8 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { getPriceTable } from '../../../core/prices/get-price-table.ts';
-import { cacheKeys } from '../../cache-keys.ts';
+import { cachedReads } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -10,9 +11,10 @@ import { presentPriceTable } from '../present.ts';
 import { PriceTableB } from '../schemas.ts';
 
 export function getPricesRoute(app: FastifyInstance, s: AppServices, cache: ResponseCache): void {
-  app.get<{ Params: { slug: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/peptides/:slug/prices',
     {
+      config: { access: 'read', cachedRead: cachedReads.bPrices },
       schema: {
         operationId: 'getPeptidePrices',
         summary: 'Merged price table of a peptide',
@@ -29,24 +31,14 @@ export function getPricesRoute(app: FastifyInstance, s: AppServices, cache: Resp
       const { slug } = request.params;
       const state = s.freshness.state;
       const now = s.clock.now();
-      const key = cacheKeys.bPrices(slug);
+      const key = cachedReads.bPrices.key(request.params, request.query);
       return respond(request, reply, cache.get(key, state.dataVersion, now), async () => {
-        const rules = s.config.priceStaleness;
-        const table = await getPriceTable(s.store.catalog, slug, now, rules);
-        // The body is right until the next row crosses its staleness threshold.
-        let validUntil = Number.POSITIVE_INFINITY;
-        for (const p of table.prices) {
-          if (p.stale) continue;
-          validUntil = Math.min(
-            validUntil,
-            Date.parse(p.updatedAt) + (p.live ? rules.liveStaleMs : rules.baselineStaleMs) + 1,
-          );
-        }
+        const table = await getPriceTable(s.store.catalog, slug, now, s.config.priceStaleness);
         return cache.set(
           key,
           state.dataVersion,
           toCachedBody(presentPriceTable(table, state.dataUpdatedAt)),
-          validUntil,
+          table.validUntil,
         );
       });
     },

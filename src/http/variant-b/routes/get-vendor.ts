@@ -1,7 +1,8 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { getVendor } from '../../../core/vendors/get-vendor.ts';
-import { cacheKeys } from '../../cache-keys.ts';
+import { cachedReads } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -10,9 +11,10 @@ import { presentVendorDetail } from '../present.ts';
 import { VendorDetailB } from '../schemas.ts';
 
 export function getVendorRoute(app: FastifyInstance, s: AppServices, cache: ResponseCache): void {
-  app.get<{ Params: { slug: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/vendors/:slug',
     {
+      config: { access: 'read', cachedRead: cachedReads.bVendor },
       schema: {
         operationId: 'getVendor',
         summary: 'Vendor report',
@@ -25,7 +27,7 @@ export function getVendorRoute(app: FastifyInstance, s: AppServices, cache: Resp
     (request, reply) => {
       const { slug } = request.params;
       const state = s.freshness.state;
-      const key = cacheKeys.bVendor(slug);
+      const key = cachedReads.bVendor.key(request.params, request.query);
       return respond(request, reply, cache.get(key, state.dataVersion, 0), async () => {
         const v = await getVendor(s.store.catalog, slug, s.config.scoreHistoryLength);
         return cache.set(key, state.dataVersion, toCachedBody(presentVendorDetail(v, state.dataUpdatedAt)));

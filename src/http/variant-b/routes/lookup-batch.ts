@@ -1,8 +1,8 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { lookupBatch } from '../../../core/batches/lookup-batch.ts';
-import { DAY_MS } from '../../../core/clock.ts';
-import { cacheKeys } from '../../cache-keys.ts';
+import { cachedReads } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
@@ -11,9 +11,10 @@ import { presentBatch } from '../present.ts';
 import { BatchLookupB } from '../schemas.ts';
 
 export function lookupBatchRoute(app: FastifyInstance, s: AppServices, cache: ResponseCache): void {
-  app.get<{ Params: { batchId: string }; Querystring: { vendor?: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/batches/:batchId',
     {
+      config: { access: 'read', cachedRead: cachedReads.bBatch },
       schema: {
         operationId: 'lookupBatch',
         summary: 'Verify a batch number',
@@ -39,20 +40,15 @@ export function lookupBatchRoute(app: FastifyInstance, s: AppServices, cache: Re
       const vendor = request.query.vendor;
       const state = s.freshness.state;
       const now = s.clock.now();
-      const key = cacheKeys.bBatch(vendor, batchId);
+      const key = cachedReads.bBatch.key(request.params, request.query);
       return respond(request, reply, cache.get(key, state.dataVersion, now), async () => {
         const staleAfterDays = s.config.batchStaleAfterDays;
-        const answer = await lookupBatch(s.store.batches, batchId, now, { vendor, staleAfterDays });
-        // ageDays (and the verified → stale flip) change at whole-day marks after testing.
-        const validUntil =
-          answer.state === 'verified' || answer.state === 'stale'
-            ? Date.parse(answer.testedAt) + (answer.ageDays + 1) * DAY_MS
-            : Number.POSITIVE_INFINITY;
+        const found = await lookupBatch(s.store.batches, batchId, now, { vendor, staleAfterDays });
         return cache.set(
           key,
           state.dataVersion,
-          toCachedBody(presentBatch(answer, state.dataUpdatedAt)),
-          validUntil,
+          toCachedBody(presentBatch(found.answer, state.dataUpdatedAt)),
+          found.validUntil,
         );
       });
     },
