@@ -1,8 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { systemClock } from '../core/clock.ts';
 import { importJsonLines } from '../core/import/import-data.ts';
+import { decodeJsonLines } from '../core/import/json-lines.ts';
 import { withContainer } from './context.ts';
 import { CliError } from './output.ts';
 import { Progress } from './progress.ts';
@@ -15,23 +14,25 @@ export function importCommand(program: Command): void {
       'Import data: all or nothing, idempotent; every bad line is reported and nothing is written.',
     )
     .action(async (file: string) => {
-      let input: NodeJS.ReadableStream;
-      if (file === '-') input = process.stdin;
-      else {
+      if (file !== '-') {
         try {
           if (!statSync(file).isFile()) throw new Error();
         } catch {
           throw new CliError(`cannot read '${file}': no such file`);
         }
-        input = createReadStream(file, { encoding: 'utf8' });
       }
-      const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-      await withContainer(async ({ store }) => {
+      await withContainer(async ({ store, clock }) => {
+        // The input is opened only now, once the store is, and read as an async iterable, which
+        // holds its data until it is asked for. (A readline interface made before an async store
+        // opening — PostgreSQL's — emitted its lines and its 'close' to nobody, and the import
+        // waited forever for lines that had already gone by.) Raw bytes, not text: the core
+        // decodes them, so invalid UTF-8 is an error with a line number, not a U+FFFD.
+        const input: AsyncIterable<Uint8Array> = file === '-' ? process.stdin : createReadStream(file);
         const parse = new Progress('reading');
         const write = new Progress('writing');
         const result = await importJsonLines(
-          lines,
-          { store: store.imports, clock: systemClock },
+          decodeJsonLines(input),
+          { store: store.imports, clock },
           {
             reason: 'import',
             onProgress: (p) => (p.phase === 'parse' ? parse.update(p.done) : write.update(p.done, p.total)),

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { ImportCounts, ImportStore } from '../ports.ts';
+import type { ImportLine } from './json-lines.ts';
 import { type ImportLineError, ImportParser } from './parse-import.ts';
 import { emptyImportBatch, type ImportBatch, RECORD_TYPES } from './records.ts';
 
@@ -30,7 +31,7 @@ const WRITE_CHUNK = 5000;
  * the same file twice leaves the data as it was after the first time.
  */
 export async function importJsonLines(
-  lines: AsyncIterable<string> | Iterable<string>,
+  lines: AsyncIterable<ImportLine> | Iterable<ImportLine>,
   deps: { store: ImportWriter; clock: Clock },
   opts: { reason?: string; onProgress?: (p: ImportProgress) => void } = {},
 ): Promise<ImportResult> {

@@ -4,6 +4,7 @@ import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import '../validation/formats.ts';
 import type { ExistingKeys } from '../ports.ts';
+import type { ImportLine } from './json-lines.ts';
 import {
   batchKey,
   emptyImportBatch,
@@ -41,8 +42,14 @@ export class ImportParser {
 
   constructor(private readonly nowMs: number) {}
 
-  addLine(text: string, line: number): void {
+  /** One line of the file: its text, or the bytes json-lines.ts could not decode as UTF-8. */
+  addLine(text: ImportLine, line: number): void {
     this.lines = line;
+    if (typeof text !== 'string') {
+      const hex = text.value.toString(16).toUpperCase().padStart(2, '0');
+      this.fail(line, `not valid UTF-8: byte 0x${hex} at byte ${text.byte} of the line`);
+      return;
+    }
     const trimmed = text.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
     let value: unknown;
@@ -75,6 +82,11 @@ export class ImportParser {
       const first = check.Errors(value).First();
       const field = first?.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : '';
       this.fail(line, `${type}${field ? `.${field}` : ''}: ${first ? describe(first) : 'invalid record'}`);
+      return;
+    }
+    const control = controlCharacterError(value as ImportRecord);
+    if (control) {
+      this.fail(line, `${type}.${control}`);
       return;
     }
     const record = normalizeTimestamps(value as ImportRecord);
@@ -208,6 +220,60 @@ function naturalKey(r: ImportRecord): string {
     case 'override':
       return `override ${r.vendorSlug}/${r.field}`;
   }
+}
+
+/**
+ * Text fields that may hold several lines: in these, LF and TAB are allowed (as the JSON escapes
+ * `\n` and `\t`). Everywhere else a text is one line.
+ */
+const MULTILINE_FIELDS: Partial<Record<RecordType, readonly string[]>> = {
+  vendor: ['description'],
+  review: ['body'],
+  reply: ['body'],
+};
+
+/**
+ * Control characters (C0, DEL, C1) and unpaired UTF-16 surrogates, which JSON escapes (`\u0007`,
+ * `\ud800`) can smuggle past the UTF-8 check: no text field may hold them, except LF and TAB in
+ * the fields above. A lone surrogate would be stored as U+FFFD, and a control character breaks
+ * terminals, logs and the CSV or HTML a client builds from the API. With the `u` flag a paired
+ * surrogate is one code point above U+FFFF, so only a lone one matches.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const ONE_LINE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u{d800}-\u{dfff}]/u;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above.
+const MULTILINE_FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u{d800}-\u{dfff}]/u;
+
+/** `field: reason` for the first text that holds a forbidden character, else null. */
+function controlCharacterError(r: ImportRecord): string | null {
+  const multiline = MULTILINE_FIELDS[r.type];
+  for (const [field, value] of Object.entries(r)) {
+    const lines = multiline?.includes(field) === true;
+    if (typeof value === 'string') {
+      const why = forbiddenCharacter(value, lines);
+      if (why) return `${field}: ${why}`;
+    } else if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) {
+        const why = typeof item === 'string' ? forbiddenCharacter(item, lines) : null;
+        if (why) return `${field}.${i}: ${why}`;
+      }
+    }
+  }
+  return null;
+}
+
+function forbiddenCharacter(text: string, multiline: boolean): string | null {
+  const m = (multiline ? MULTILINE_FORBIDDEN : ONE_LINE_FORBIDDEN).exec(text);
+  if (!m) return null;
+  const code = m[0].codePointAt(0)!;
+  const name = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  // Position in characters (code points), 1-based, as an editor would count it.
+  const position = [...text.slice(0, m.index)].length + 1;
+  const what = code >= 0xd800 && code <= 0xdfff ? 'an unpaired surrogate' : 'a control character';
+  let hint = '';
+  if (multiline && code === 0x0d) hint = '; use \\n alone for a line break';
+  else if (!multiline && (code === 0x0a || code === 0x09)) hint = '; this field is one line';
+  return `contains ${what} (${name}) at character ${position}${hint}`;
 }
 
 /** Field names holding timestamps, per record type: stored as ISO 8601 UTC with milliseconds. */

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { importJsonLines } from '../../core/import/import-data.ts';
+import { decodeJsonLines } from '../../core/import/json-lines.ts';
 import { sendError } from '../error-body.ts';
 import type { AppServices } from '../services.ts';
 import { commonErrors } from '../shared-schemas.ts';
@@ -51,13 +52,18 @@ export function adminGuard(token: string) {
 export function importRoute(app: FastifyInstance, s: AppServices): void {
   app.addContentTypeParser(
     ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines', 'text/plain'],
-    { parseAs: 'string', bodyLimit: s.config.importMaxBytes },
+    // Bytes, not text: the import parser decodes them (core/import/json-lines.ts), so invalid
+    // UTF-8 is a bad line with its number, as in `purerank import`, not a silent U+FFFD.
+    { parseAs: 'buffer', bodyLimit: s.config.importMaxBytes },
     (_req, body, done) => done(null, body),
   );
-  app.post<{ Body: string }>(
+  app.post<{ Body: Buffer }>(
     '/import',
     {
       bodyLimit: s.config.importMaxBytes,
+      // The body schema below documents the file; the body itself is bytes, which preValidation
+      // has checked, and the parser validates line by line.
+      validatorCompiler: () => () => true,
       schema: {
         operationId: 'importData',
         summary: 'Import JSON Lines',
@@ -71,7 +77,7 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
       },
       // Before body validation, so a JSON document gets 415 rather than a schema complaint.
       preValidation: async (request, reply) => {
-        if (typeof request.body !== 'string') {
+        if (!Buffer.isBuffer(request.body)) {
           return sendError(
             request,
             reply,
@@ -83,11 +89,8 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
       },
     },
     async (request, reply) => {
-      const lines = request.body.split('\n');
-      // A final newline ends the last line; it does not start another.
-      if (lines.at(-1) === '') lines.pop();
       const result = await importJsonLines(
-        lines,
+        decodeJsonLines([request.body]),
         { store: s.store.imports, clock: s.clock },
         { reason: 'admin import' },
       );
