@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { compositeOf } from '../../src/core/scoring/composite.ts';
 import { OVERRIDE_EVERY, REVIEWS_PER_VENDOR } from '../../src/seed/scale-dataset.ts';
 import { openStore, parseDatabaseUrl } from '../../src/storage/open-store.ts';
-import { runCli, tempDatabase } from './run-cli.ts';
+import { DIALECTS, freshDatabases, runCli } from './run-cli.ts';
 
 const VENDORS = 400;
 
-describe('purerank seed scale', () => {
+describe.concurrent.each(DIALECTS)('purerank seed scale (%s)', (dialect) => {
+  const fresh = freshDatabases(dialect);
+
   it('loads evidence from which most vendors get a spread of scores, with few overrides', async () => {
-    const env = { DATABASE_URL: tempDatabase() };
+    const env = { DATABASE_URL: await fresh() };
     const r = await runCli(
       ['seed', 'scale', '--vendors', String(VENDORS), '--batches', '20000', '--peptides', '50'],
       env,
@@ -40,7 +42,7 @@ describe('purerank seed scale', () => {
   }, 60_000);
 
   it('takes --reviews, 0 included', async () => {
-    const env = { DATABASE_URL: tempDatabase() };
+    const env = { DATABASE_URL: await fresh() };
     const none = await runCli(
       ['seed', 'scale', '--vendors', '10', '--batches', '50', '--peptides', '5', '--reviews', '0'],
       env,
