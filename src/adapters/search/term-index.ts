@@ -214,11 +214,18 @@ function withinOneEdit(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
+/**
+ * The first `limit` hits plus those tied with the last. A limit that is not a positive number
+ * (0, negative, NaN, -Infinity) keeps nothing, a fractional one is rounded down, Infinity keeps all:
+ * the index never trusts its caller to have validated the limit.
+ */
 function cutWithTies<H extends { relevance: number }>(hits: H[], limit: number): H[] {
+  const n = limit >= 1 ? Math.floor(limit) : 0;
+  if (n === 0) return [];
   hits.sort((x, y) => y.relevance - x.relevance);
-  if (hits.length <= limit) return hits;
-  let end = limit;
-  const cut = hits[limit - 1]!.relevance;
+  if (hits.length <= n) return hits;
+  let end = n;
+  const cut = hits[n - 1]!.relevance;
   while (end < hits.length && hits[end]!.relevance === cut) end++;
   return hits.slice(0, end);
 }
