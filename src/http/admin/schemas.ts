@@ -3,6 +3,7 @@ import { PLANS } from '../../core/accounts/model.ts';
 import { EVENT_TYPES, type EventType } from '../../core/events/model.ts';
 import { OVERRIDE_FIELDS, type OverrideField, SLUG_PATTERN } from '../../core/import/records.ts';
 import { MAX_LISTING_ROWS } from '../../core/operator/operator.ts';
+import { INTEGER_PARAM_MAX } from '../../core/validation/integers.ts';
 import type { ListingPlan } from '../../core/vendors/model.ts';
 import { ErrorBodySchema } from '../shared-schemas.ts';
 
@@ -410,7 +411,14 @@ export const PendingQuery = T.Object({
       description: 'Page size, 1–200 (default 50).',
     }),
   ),
-  offset: T.Optional(T.Integer({ minimum: 0, default: 0, description: 'Items to skip (default 0).' })),
+  offset: T.Optional(
+    T.Integer({
+      minimum: 0,
+      maximum: INTEGER_PARAM_MAX,
+      default: 0,
+      description: `Items to skip, 0–${INTEGER_PARAM_MAX} (default 0).`,
+    }),
+  ),
 });
 export type PendingQuery = Static<typeof PendingQuery>;
 
@@ -474,7 +482,13 @@ export const AdminRecomputeResult = T.Object(
 
 export const EVENTS_PAGE = 100;
 export const EventsQuery = T.Object({
-  after: T.Optional(T.Integer({ minimum: 0, description: 'Only events after this `seq` (pass `next`).' })),
+  after: T.Optional(
+    T.Integer({
+      minimum: 0,
+      maximum: INTEGER_PARAM_MAX,
+      description: `Only events after this \`seq\` (pass \`next\`), 0–${INTEGER_PARAM_MAX}.`,
+    }),
+  ),
   type: T.Optional(StringEnum<EventType>(EVENT_TYPES)),
   vendor: T.Optional(
     T.String({ minLength: 1, maxLength: 64, description: 'Only events of this vendor (slug).' }),
