@@ -53,6 +53,16 @@ export interface Config {
   scoreHistoryLength: number;
   /** Largest import body accepted by POST /admin/v1/import, bytes. (Default: 64 MiB) */
   importMaxBytes: number;
+  /**
+   * A request's headers must arrive within this, or it is answered 408 and closed (decision 0017).
+   * Env PURERANK_HEADERS_TIMEOUT_SECONDS. (Default: 10 s)
+   */
+  headersTimeoutMs: number;
+  /**
+   * A whole request, body included, must arrive within this (decision 0017); at least
+   * headersTimeoutMs. Env PURERANK_REQUEST_TIMEOUT_SECONDS. (Default: 60 s)
+   */
+  requestTimeoutMs: number;
 }
 
 export const DEFAULTS: Config = {
@@ -75,6 +85,8 @@ export const DEFAULTS: Config = {
   scoring: DEFAULT_METHOD,
   scoreHistoryLength: 30,
   importMaxBytes: 64 * 1024 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
 };
 
 export class ConfigError extends Error {
@@ -150,8 +162,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       minApprovedBatches: int(env, 'SCORE_MIN_BATCHES', DEFAULT_METHOD.minApprovedBatches, 1, 1000),
     },
     scoreHistoryLength: int(env, 'SCORE_HISTORY_LENGTH', DEFAULTS.scoreHistoryLength, 1, 1000),
+    headersTimeoutMs: int(env, 'PURERANK_HEADERS_TIMEOUT_SECONDS', 10, 1, 600) * 1000,
+    requestTimeoutMs: int(env, 'PURERANK_REQUEST_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
     ...overrides,
   };
+  if (cfg.requestTimeoutMs < cfg.headersTimeoutMs) {
+    throw new ConfigError(
+      'PURERANK_REQUEST_TIMEOUT_SECONDS must be at least PURERANK_HEADERS_TIMEOUT_SECONDS (a request includes its headers)',
+    );
+  }
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(cfg.logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }

@@ -1,16 +1,28 @@
 import type { DomainErrorCode } from '../core/errors.ts';
 
-/** The one mapping from domain codes to HTTP statuses, shared by both variants and the admin API. */
-export const STATUS_OF: Record<DomainErrorCode, number> = {
+/**
+ * Codes of errors the HTTP layer raises about the request as a message, before any route or use
+ * case sees it (decision 0017). They are not domain errors: the core never raises them.
+ */
+export type ProtocolErrorCode = 'request_timeout' | 'headers_too_large' | 'service_unavailable';
+
+/** Every code an error body can carry. */
+export type ErrorCode = DomainErrorCode | ProtocolErrorCode;
+
+/** The one mapping from error codes to HTTP statuses, shared by both variants and the admin API. */
+export const STATUS_OF: Record<ErrorCode, number> = {
   invalid_parameter: 400,
   invalid_api_key: 401,
   plan_required: 403,
   not_found: 404,
+  request_timeout: 408,
   conflict: 409,
   file_too_large: 413,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   rate_limited: 429,
   internal_error: 500,
+  service_unavailable: 503,
 };
 
 export const INVALID_KEY_MESSAGE =
