@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
+import type { AccountChange } from '../core/accounts/change-account.ts';
 import { PLANS } from '../core/accounts/model.ts';
-import { notFound } from '../core/errors.ts';
-import type { AccountPatch } from '../core/operator/model.ts';
 import { withContainer } from './context.ts';
 import { actorOf, actorOption, choice, out } from './operator-io.ts';
 import { CliError, positiveInt } from './output.ts';
@@ -23,18 +22,16 @@ export function accountPlanCommand(program: Command): void {
     )
     .action(
       async (name: string, o: { plan: string; rateLimitA?: string; rateLimitB?: string; as?: string }) => {
-        const patch: AccountPatch = { plan: choice('--plan', o.plan, PLANS) };
-        if (o.rateLimitA !== undefined) patch.rateLimitA = limit('--rate-limit-a', o.rateLimitA);
-        if (o.rateLimitB !== undefined) patch.rateLimitB = limit('--rate-limit-b', o.rateLimitB);
-        await withContainer(async ({ operator: op, store }) => {
-          const before = await store.accounts.findByName(name);
-          if (!before) throw notFound('Account', name);
-          await op.updateAccount(name, patch, actorOf(o));
-          const after = (await store.accounts.findByName(name)) ?? before;
-          const was = before.plan === after.plan ? '' : ` (was ${before.plan})`;
+        const change: AccountChange = { plan: choice('--plan', o.plan, PLANS) };
+        if (o.rateLimitA !== undefined) change.rateLimitA = limit('--rate-limit-a', o.rateLimitA);
+        if (o.rateLimitB !== undefined) change.rateLimitB = limit('--rate-limit-b', o.rateLimitB);
+        await withContainer(async ({ operator: op }) => {
+          // The use case refuses an unknown account (not_found) instead of creating it.
+          const { previous, account } = await op.updateAccount(name, change, actorOf(o));
+          const was = previous.plan === account.plan ? '' : ` (was ${previous.plan})`;
           out(
-            `account ${name}: plan ${after.plan}${was}; rate limit A ${shown(after.rateLimitA, '/h')}, ` +
-              `B ${shown(after.rateLimitB, '/24h')}`,
+            `account ${name}: plan ${account.plan}${was}; rate limit A ${shown(account.rateLimitA, '/h')}, ` +
+              `B ${shown(account.rateLimitB, '/24h')}`,
           );
         });
       },

@@ -111,9 +111,10 @@ export interface ExistingKeys {
 }
 
 /**
- * Preconditions of an operator write, checked by the store inside the write transaction (under
- * its write lock), so two concurrent requests cannot both see them hold. Failing one is a
- * DomainError `conflict` and nothing is written.
+ * Preconditions of an operator write. The store reads their facts inside the write transaction
+ * (under its write lock) and the core checks them (core/import/write-rules.ts), so two concurrent
+ * requests cannot both see them hold. Failing one is a DomainError (`conflict`, or `not_found`
+ * for an account) and nothing is written.
  */
 export interface WriteExpectations {
   /** Review ids that must not exist yet. */
@@ -122,10 +123,13 @@ export interface WriteExpectations {
   unrepliedReviews?: string[];
   /** Batches that must still be pending. */
   pendingBatches?: { vendorSlug: string; batchId: string }[];
+  /** Accounts that must exist (the write path would create them), and still have `plan` if given. */
+  accounts?: { name: string; plan?: Plan }[];
 }
 
 /** Reads the operator API needs; its writes go through the import path (one write path). */
 export interface OperatorStore {
+  account(name: string): Promise<Account | null>;
   vendor(slug: string, historyLength: number): Promise<VendorAdminView | null>;
   listOverrides(vendorSlug?: string): Promise<OverrideEntry[]>;
   review(id: string): Promise<ReviewFacts | null>;

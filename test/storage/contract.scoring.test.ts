@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../src/core/clock.ts';
+import type { EventType, StoredEvent } from '../../src/core/events/model.ts';
 import type { BatchImportRecord, ImportBatch, ImportRecord } from '../../src/core/import/records.ts';
 import { Operator } from '../../src/core/operator/operator.ts';
 import { compositeOf } from '../../src/core/scoring/composite.ts';
@@ -134,8 +135,10 @@ describe.each(DIALECTS)('storage contract: scores from evidence (%s)', (dialect)
     store.imports.applyWithResult(importBatch(records), { nowIso, reason });
   const vendorRow = () =>
     store.kysely.selectFrom('vendors').selectAll().where('slug', '=', 'acme').executeTakeFirstOrThrow();
-  const events = async (type?: string) =>
-    (await store.outbox.list({ limit: 1000 })).filter((e) => type === undefined || e.type === type);
+  const events = async <K extends EventType = EventType>(type?: K) =>
+    (await store.outbox.list({ limit: 1000 })).filter(
+      (e): e is Extract<StoredEvent, { type: K }> => type === undefined || e.type === type,
+    );
   const history = () =>
     store.kysely
       .selectFrom('score_history')
@@ -288,7 +291,10 @@ describe.each(DIALECTS)('storage contract: scores from evidence (%s)', (dialect)
         [{ type: 'reply', reviewId: 'r2', body: 'Not mine', createdAt: later(2), account: 'stranger' }],
         later(2),
       ),
-    ).rejects.toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining('does not own') });
+    ).rejects.toMatchObject({
+      code: 'invalid_parameter',
+      message: expect.stringContaining('must be the account that owns'),
+    });
     expect(await dumpTables(store.kysely, omit)).toEqual(snapshot);
   });
 

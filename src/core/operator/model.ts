@@ -1,4 +1,3 @@
-import type { Plan } from '../accounts/model.ts';
 import type { OverrideField } from '../import/records.ts';
 import type { ListingPlan, PartialPillars, Pillars } from '../vendors/model.ts';
 
@@ -59,12 +58,6 @@ export interface BatchAdminView {
   source: string | null;
   sourceUrl: string | null;
   submittedAt: string | null;
-}
-
-export interface AccountPatch {
-  plan: Plan;
-  rateLimitA?: number | null;
-  rateLimitB?: number | null;
 }
 
 /** What one operator write changed in the scores (the events are in the outbox). */

@@ -1,28 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { type AccountChange, changeAccount } from '../accounts/change-account.ts';
+import type { Account } from '../accounts/model.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError, notFound } from '../errors.ts';
 import type { EventQuery, StoredEvent } from '../events/model.ts';
-import { type ImportLineError, ImportParser } from '../import/parse-import.ts';
-import type { ImportBatch, OverrideField } from '../import/records.ts';
-import type { ExistingKeys, ImportCounts, OperatorStore, WriteExpectations } from '../ports.ts';
-import type { RecomputeResult } from '../scoring/score-events.ts';
+import type { OverrideField } from '../import/records.ts';
+import { type RecordWriter, type WriteRecordsDeps, writeRecords } from '../import/write-records.ts';
+import type { OperatorStore, WriteExpectations } from '../ports.ts';
+import type { RecomputeResult } from '../scoring/recompute-result.ts';
 import type { ListingPlan } from '../vendors/model.ts';
-import type {
-  AccountPatch,
-  Actor,
-  BatchAdminView,
-  OverrideEntry,
-  VendorAdminView,
-  WriteOutcome,
-} from './model.ts';
+import type { Actor, BatchAdminView, OverrideEntry, VendorAdminView, WriteOutcome } from './model.ts';
 
 /** The write side the operator needs: the import path, so every write validates and commits alike. */
-export interface OperatorWriter {
-  existingKeys(batch: ImportBatch): Promise<ExistingKeys>;
-  applyWithResult(
-    batch: ImportBatch,
-    opts: { nowIso: string; reason: string; expect?: WriteExpectations },
-  ): Promise<{ counts: ImportCounts; recompute: RecomputeResult }>;
+export interface OperatorWriter extends RecordWriter {
   recomputeAll(opts: { nowIso: string; reason: string }): Promise<RecomputeResult>;
 }
 
@@ -67,28 +57,26 @@ export class Operator {
     return new Date(this.deps.clock.now()).toISOString();
   }
 
+  private get writeDeps(): WriteRecordsDeps {
+    const { writer, clock, afterWrite } = this.deps;
+    return { writer, clock, ...(afterWrite ? { afterWrite } : {}) };
+  }
+
   /**
-   * Validates records exactly as an import line would be and applies them in one transaction.
-   * `label(i)` names the i-th record in error messages (e.g. `rows[3]`).
+   * Validates records exactly as import lines and applies them in one transaction, where the
+   * write rules and the expectations are checked (core/import/write-rules.ts).
    */
   private async write(
     records: Record<string, unknown>[],
     reason: string,
-    label: (i: number) => string = () => '',
+    label?: (i: number) => string,
     expect?: WriteExpectations,
   ): Promise<WriteOutcome> {
-    const parser = new ImportParser(this.deps.clock.now());
-    for (const [i, r] of records.entries()) parser.addValue(r, i + 1);
-    const errors = parser.errors.length
-      ? parser.errors
-      : parser.finish(await this.deps.writer.existingKeys(parser.batch));
-    if (errors.length) throw invalidRecords(errors, label);
-    const { recompute } = await this.deps.writer.applyWithResult(parser.batch, {
-      nowIso: this.nowIso(),
+    const recompute = await writeRecords(this.writeDeps, records, {
       reason,
+      ...(label ? { label } : {}),
       ...(expect ? { expect } : {}),
     });
-    await this.deps.afterWrite?.();
     return {
       scoreChanges: recompute.changes.map((c) => ({
         vendorSlug: c.slug,
@@ -108,28 +96,58 @@ export class Operator {
     return this.requireVendor(slug);
   }
 
-  async updateAccount(name: string, patch: AccountPatch, actor: Actor): Promise<WriteOutcome> {
-    return this.write([{ type: 'account', name, ...patch }], `account updated by ${actor}`);
+  /** Changes an existing account's plan or limits (core/accounts/change-account.ts). */
+  updateAccount(
+    name: string,
+    change: AccountChange,
+    actor: Actor,
+  ): Promise<{ previous: Account; account: Account }> {
+    return changeAccount(
+      { ...this.writeDeps, accounts: { findByName: (n) => this.deps.store.account(n) } },
+      name,
+      change,
+      actor,
+    );
   }
 
-  /** Verified, pending and listing plan. Verifying stamps verifiedAt; unverifying clears it. */
+  /**
+   * Verified, pending and listing plan. Verifying stamps verifiedAt; unverifying clears it. Only
+   * what differs from the vendor's state is written: asking for the current state writes nothing
+   * (`changed` false).
+   */
   async updateVendor(
     slug: string,
     patch: { verified?: boolean; pending?: boolean; listingPlan?: ListingPlan },
     actor: Actor,
-  ): Promise<{ vendor: VendorAdminView } & WriteOutcome> {
+  ): Promise<{ changed: boolean; vendor: VendorAdminView } & WriteOutcome> {
     const v = await this.requireVendor(slug);
-    const record: Record<string, unknown> = { type: 'vendor', slug, name: v.name, ...patch };
-    if (patch.verified === true && !v.verified) record.verifiedAt = this.nowIso();
-    if (patch.verified === false) record.verifiedAt = null;
+    const record: Record<string, unknown> = { type: 'vendor', slug, name: v.name };
+    if (patch.verified !== undefined && patch.verified !== v.verified) {
+      record.verified = patch.verified;
+      record.verifiedAt = patch.verified ? this.nowIso() : null;
+    }
+    if (patch.pending !== undefined && patch.pending !== v.pending) record.pending = patch.pending;
+    if (patch.listingPlan !== undefined && patch.listingPlan !== v.listingPlan) {
+      record.listingPlan = patch.listingPlan;
+    }
+    if (Object.keys(record).length === 3) return { changed: false, vendor: v, scoreChanges: [] };
     const out = await this.write([record], `vendor updated by ${actor}`);
-    return { ...out, vendor: await this.requireVendor(slug) };
+    return { ...out, changed: true, vendor: await this.requireVendor(slug) };
   }
 
-  /** Gives the vendor's profile to an account (null releases it). */
-  async claimVendor(slug: string, account: string | null, actor: Actor): Promise<WriteOutcome> {
-    await this.requireVendor(slug);
-    return this.write([{ type: 'claim', vendorSlug: slug, account }], `claim by ${actor}`);
+  /**
+   * Gives the vendor's profile to an account (null releases it); the account must exist. The
+   * owner may reply to the vendor's reviews. Claiming for the current owner writes nothing.
+   */
+  async claimVendor(
+    slug: string,
+    account: string | null,
+    actor: Actor,
+  ): Promise<{ changed: boolean; vendor: VendorAdminView } & WriteOutcome> {
+    const v = await this.requireVendor(slug);
+    if (v.ownerAccount === account) return { changed: false, vendor: v, scoreChanges: [] };
+    const out = await this.write([{ type: 'claim', vendorSlug: slug, account }], `claim by ${actor}`);
+    return { ...out, changed: true, vendor: await this.requireVendor(slug) };
   }
 
   listOverrides(vendorSlug?: string): Promise<OverrideEntry[]> {
@@ -176,9 +194,6 @@ export class Operator {
   ): Promise<{ id: string } & WriteOutcome> {
     await this.requireVendor(input.vendorSlug);
     const id = input.id ?? `rev_${randomBytes(8).toString('hex')}`;
-    if (input.id !== undefined && (await this.deps.store.review(input.id))) {
-      throw new DomainError('conflict', `Review '${input.id}' already exists.`);
-    }
     const out = await this.write(
       [{ type: 'review', ...input, id, createdAt: input.createdAt ?? this.nowIso() }],
       `review added by ${actor}`,
@@ -188,28 +203,17 @@ export class Operator {
     return { id, ...out };
   }
 
-  /** One reply per review, written by the account that owns the reviewed vendor. */
+  /**
+   * One reply per review, written by the account that owns the reviewed vendor. Who may reply is
+   * the write path's rule (core/import/write-rules.ts), checked inside the write: an unclaimed
+   * vendor is `conflict`, another account `invalid_parameter`.
+   */
   async reply(
     reviewId: string,
     input: { body: string; account: string; createdAt?: string },
     actor: Actor,
   ): Promise<WriteOutcome> {
-    const review = await this.deps.store.review(reviewId);
-    if (!review) throw notFound('Review', reviewId);
-    if (review.ownerAccount === null) {
-      throw new DomainError(
-        'conflict',
-        `Vendor '${review.vendorSlug}' is not claimed by an account, so nobody can reply for it.`,
-      );
-    }
-    if (review.ownerAccount !== input.account) {
-      throw new DomainError(
-        'invalid_parameter',
-        `Parameter 'account' must be the account that owns vendor '${review.vendorSlug}'.`,
-        { parameter: 'account' },
-      );
-    }
-    if (review.hasReply) throw new DomainError('conflict', `Review '${reviewId}' already has a reply.`);
+    if (!(await this.deps.store.review(reviewId))) throw notFound('Review', reviewId);
     return this.write(
       [
         {
@@ -244,6 +248,8 @@ export class Operator {
     await this.requireVendor(vendorSlug);
     const b = await this.deps.store.batch(vendorSlug, batchId);
     if (!b) throw notFound('Batch', batchId);
+    // The write re-checks this under its lock (pendingBatches); answering first here keeps a
+    // decided batch from being reported as lacking the test facts an approval needs.
     if (b.status !== 'pending') {
       throw new DomainError(
         'conflict',
@@ -315,22 +321,4 @@ export class Operator {
   events(q: EventQuery): Promise<StoredEvent[]> {
     return this.deps.store.events(q);
   }
-}
-
-/** Turns the import parser's line errors into one 400 naming the record and the field. */
-function invalidRecords(errors: ImportLineError[], label: (i: number) => string): DomainError {
-  const parts = errors.map((e) => {
-    const where = label(e.line - 1);
-    // The parser words its messages for a file ("… not in this file nor in the database").
-    const msg = e.message
-      .replace(' (not in this file nor in the database)', '')
-      .replace(
-        /already appears on line (\d+)$/,
-        (_m, n: string) => `repeats ${label(Number(n) - 1) || 'an earlier record'}`,
-      );
-    return where ? `${where}: ${msg}` : msg;
-  });
-  const first = parts.slice(0, 5).join('; ');
-  const more = parts.length > 5 ? `; and ${parts.length - 5} more` : '';
-  return new DomainError('invalid_parameter', `${first}${more}.`, { errors: parts.slice(0, 100) });
 }

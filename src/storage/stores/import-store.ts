@@ -1,8 +1,9 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { ChangeSignal } from '../../core/catalog/change-signal.ts';
-import { DomainError } from '../../core/errors.ts';
-import type { NewEvent } from '../../core/events/model.ts';
+import { evidenceEvents } from '../../core/events/evidence-events.ts';
 import { batchKey, type ImportBatch } from '../../core/import/records.ts';
+import { chunkFactKeys, expectationFactKeys } from '../../core/import/write-facts.ts';
+import { checkChunk, checkExpectations } from '../../core/import/write-rules.ts';
 import type { ExistingKeys, ImportCounts, ImportStore, WriteExpectations } from '../../core/ports.ts';
 import { DEFAULT_METHOD, type MethodParams } from '../../core/scoring/method.ts';
 import type { DialectCapabilities } from '../dialect.ts';
@@ -11,10 +12,15 @@ import { appendEvents } from './outbox-store.ts';
 import { type RecomputeResult, recomputeVendors } from './recompute.ts';
 import { bumpVersion, lockForWrite } from './state-store.ts';
 import { chunked, upsertRows } from './upsert.ts';
+import { loadWriteFacts } from './write-facts-query.ts';
 
 const flag = (b: boolean | undefined): number | undefined => (b === undefined ? undefined : b ? 1 : 0);
 
-/** Writes imports. Callers validate first (core/import); this trusts shapes and references. */
+/**
+ * Writes imports. Callers validate records first (core/import); this trusts shapes and references.
+ * What depends on the stored data (write rules, which events a write causes and their payloads) is
+ * decided by the core from facts this store reads inside the transaction; the store only persists.
+ */
 export class KyselyImportStore implements ImportStore {
   constructor(
     private readonly db: Kysely<Database>,
@@ -96,7 +102,8 @@ export class KyselyImportStore implements ImportStore {
   ): Promise<ImportCounts> {
     const result = await this.db.transaction().execute(async (trx) => {
       const rowVersion = await lockForWrite(trx);
-      if (opts.expect) await checkExpectations(trx, opts.expect);
+      if (opts.expect)
+        checkExpectations(opts.expect, await loadWriteFacts(trx, expectationFactKeys(opts.expect)));
       const counts: ImportCounts = {};
       const affected = new Set<string>();
       for await (const chunk of chunks) {
@@ -258,6 +265,12 @@ export class KyselyImportStore implements ImportStore {
       }
     }
 
+    // Reference records are written; evidence is not yet: the core checks the rules and builds the
+    // events from what the database holds now.
+    const facts = await loadWriteFacts(trx, chunkFactKeys(b));
+    checkChunk(b, facts);
+    const events = evidenceEvents(b, facts);
+
     const priceRows: Insertable<PricesTable>[] = b.price.map((r) => ({
       vendor_id: vendorIds.get(r.vendorSlug)!,
       peptide_id: peptideIds.get(r.peptideSlug)!,
@@ -285,43 +298,13 @@ export class KyselyImportStore implements ImportStore {
       status: r.status,
       submitted_at: r.submittedAt,
     }));
-    const events: NewEvent[] = await reviewOutcomes(trx, b, vendorIds);
     await upsertRows(trx, caps, 'batches', batchRows, ['batch_key', 'vendor_id']);
     for (const r of b.batch) affected.add(r.vendorSlug);
 
-    const knownReviews = await existingIds(
-      trx,
-      'reviews',
-      'id',
-      b.review.map((r) => r.id),
-    );
     // A review re-imported under another vendor leaves its old vendor: recompute that one too.
-    for (const part of chunked([...knownReviews], 5000)) {
-      for (const row of await trx
-        .selectFrom('reviews')
-        .innerJoin('vendors', 'vendors.id', 'reviews.vendor_id')
-        .select('vendors.slug as slug')
-        .distinct()
-        .where('reviews.id', 'in', part)
-        .execute()) {
-        affected.add(row.slug);
-      }
-    }
     for (const r of b.review) {
-      if (knownReviews.has(r.id)) continue;
-      knownReviews.add(r.id);
-      events.push({
-        type: 'review.new',
-        vendorSlug: r.vendorSlug,
-        data: {
-          vendor_slug: r.vendorSlug,
-          review_id: r.id,
-          rating: r.rating,
-          title: r.title,
-          author: r.author,
-          created_at: r.createdAt,
-        },
-      });
+      const before = facts.reviews.get(r.id);
+      if (before) affected.add(before.vendorSlug);
     }
     const reviewRows: Insertable<ReviewsTable>[] = b.review.map((r) => ({
       id: r.id,
@@ -335,48 +318,10 @@ export class KyselyImportStore implements ImportStore {
     await upsertRows(trx, caps, 'reviews', reviewRows, ['id']);
     for (const r of b.review) affected.add(r.vendorSlug);
     if (b.reply.length) {
-      const replied = await existingIds(
-        trx,
-        'replies',
-        'review_id',
-        b.reply.map((r) => r.reviewId),
-      );
-      // The reviewed vendor of every reply: its slug for the event, its owner for the author check.
-      const reviewed = new Map<string, { slug: string; owner: number | null }>();
-      for (const part of chunked([...new Set(b.reply.map((r) => r.reviewId))], 5000)) {
-        for (const row of await trx
-          .selectFrom('reviews')
-          .innerJoin('vendors', 'vendors.id', 'reviews.vendor_id')
-          .select(['reviews.id as id', 'vendors.slug as slug', 'vendors.owner_account_id as owner'])
-          .where('reviews.id', 'in', part)
-          .execute()) {
-          reviewed.set(row.id, { slug: row.slug, owner: row.owner });
-        }
-      }
       const accountIds = await accountIdMap(
         trx,
         b.reply.flatMap((r) => (r.account ? [r.account] : [])),
       );
-      // A reply that names its author must come from the account that owns the reviewed vendor.
-      for (const r of b.reply) {
-        const review = reviewed.get(r.reviewId)!;
-        if (r.account && review.owner !== accountIds.get(r.account)) {
-          throw new DomainError(
-            'invalid_parameter',
-            `reply to review '${r.reviewId}': account '${r.account}' does not own vendor '${review.slug}'`,
-          );
-        }
-      }
-      for (const r of b.reply) {
-        if (replied.has(r.reviewId)) continue;
-        replied.add(r.reviewId);
-        const slug = reviewed.get(r.reviewId)!.slug;
-        events.push({
-          type: 'review.reply',
-          vendorSlug: slug,
-          data: { vendor_slug: slug, review_id: r.reviewId, body: r.body, created_at: r.createdAt },
-        });
-      }
       await upsertRows(
         trx,
         caps,
@@ -435,99 +380,6 @@ export class KyselyImportStore implements ImportStore {
       affected.add(o.vendorSlug);
     }
   }
-}
-
-/** The operator's preconditions, re-checked under the write lock so concurrent requests cannot both pass. */
-async function checkExpectations(trx: Transaction<Database>, e: WriteExpectations): Promise<void> {
-  for (const id of e.newReviews ?? []) {
-    const row = await trx.selectFrom('reviews').select('id').where('id', '=', id).executeTakeFirst();
-    if (row) throw new DomainError('conflict', `Review '${id}' already exists.`);
-  }
-  for (const id of e.unrepliedReviews ?? []) {
-    const row = await trx
-      .selectFrom('replies')
-      .select('review_id')
-      .where('review_id', '=', id)
-      .executeTakeFirst();
-    if (row) throw new DomainError('conflict', `Review '${id}' already has a reply.`);
-  }
-  for (const b of e.pendingBatches ?? []) {
-    const row = await trx
-      .selectFrom('batches')
-      .innerJoin('vendors', 'vendors.id', 'batches.vendor_id')
-      .select('batches.status')
-      .where('vendors.slug', '=', b.vendorSlug)
-      .where('batches.batch_key', '=', batchKey(b.batchId))
-      .executeTakeFirst();
-    if (row?.status !== 'pending') {
-      throw new DomainError(
-        'conflict',
-        `Batch '${b.batchId}' of '${b.vendorSlug}' is ${row?.status ?? 'missing'}, not pending.`,
-      );
-    }
-  }
-}
-
-/**
- * `coa.approved` / `coa.rejected` for batches of this chunk that move out of `pending`: the
- * outcome of a review, whether it came through the operator API or an import.
- */
-async function reviewOutcomes(
-  trx: Transaction<Database>,
-  b: ImportBatch,
-  vendorIds: Map<string, number>,
-): Promise<NewEvent[]> {
-  const decided = b.batch.filter((r) => r.status !== 'pending');
-  if (decided.length === 0) return [];
-  const pending = new Set<string>();
-  for (const part of chunked(
-    decided.map((r) => batchKey(r.batchId)),
-    5000,
-  )) {
-    for (const row of await trx
-      .selectFrom('batches')
-      .select(['batch_key', 'vendor_id'])
-      .where('batch_key', 'in', part)
-      .where('status', '=', 'pending')
-      .execute()) {
-      pending.add(`${row.vendor_id}/${row.batch_key}`);
-    }
-  }
-  const out: NewEvent[] = [];
-  for (const r of decided) {
-    if (!pending.has(`${vendorIds.get(r.vendorSlug)}/${batchKey(r.batchId)}`)) continue;
-    out.push({
-      type: r.status === 'approved' ? 'coa.approved' : 'coa.rejected',
-      vendorSlug: r.vendorSlug,
-      data: {
-        vendor_slug: r.vendorSlug,
-        batch_id: r.batchId.trim(),
-        peptide_slug: r.peptideSlug,
-        ...(r.status === 'approved'
-          ? { purity: r.purity ?? null, lab: r.lab ?? null, tested_at: r.testedAt ?? null }
-          : {}),
-      },
-    });
-  }
-  return out;
-}
-
-async function existingIds(
-  trx: Transaction<Database>,
-  table: 'reviews' | 'replies',
-  column: 'id' | 'review_id',
-  ids: string[],
-): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (const part of chunked([...new Set(ids)], 5000)) {
-    const rows = await trx
-      .selectFrom(table)
-      .select(`${column} as k` as never)
-      .where(column as never, 'in', part as never)
-      .execute();
-    for (const r of rows as unknown as { k: string }[]) out.add(r.k);
-  }
-  return out;
 }
 
 async function accountIdMap(trx: Transaction<Database>, names: string[]): Promise<Map<string, number>> {

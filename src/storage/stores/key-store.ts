@@ -7,7 +7,7 @@ import type { DialectCapabilities } from '../dialect.ts';
 import type { AccountsTable, ApiKeysTable, Database } from '../schema.ts';
 import { bumpVersion } from './state-store.ts';
 
-const toAccount = (r: Selectable<AccountsTable>): Account => ({
+export const toAccount = (r: Selectable<AccountsTable>): Account => ({
   id: r.id,
   name: r.name,
   plan: r.plan as Plan,

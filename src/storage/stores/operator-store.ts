@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Account } from '../../core/accounts/model.ts';
 import type { EventQuery, StoredEvent } from '../../core/events/model.ts';
 import { batchKey, type OverrideField } from '../../core/import/records.ts';
 import type {
@@ -10,6 +11,7 @@ import type {
 import type { OperatorStore } from '../../core/ports.ts';
 import type { ListingPlan } from '../../core/vendors/model.ts';
 import type { Database } from '../schema.ts';
+import { toAccount } from './key-store.ts';
 import { KyselyOutboxStore } from './outbox-store.ts';
 
 const num = (v: number | null): number | null => (v === null ? null : Number(v));
@@ -19,6 +21,11 @@ export class KyselyOperatorStore implements OperatorStore {
   private readonly outbox: KyselyOutboxStore;
   constructor(private readonly db: Kysely<Database>) {
     this.outbox = new KyselyOutboxStore(db);
+  }
+
+  async account(name: string): Promise<Account | null> {
+    const a = await this.db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
+    return a ? toAccount(a) : null;
   }
 
   async vendor(slug: string, historyLength: number): Promise<VendorAdminView | null> {

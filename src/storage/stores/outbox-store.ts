@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { EventQuery, EventType, NewEvent, StoredEvent } from '../../core/events/model.ts';
+import type { EventQuery, NewEvent, StoredEvent } from '../../core/events/model.ts';
 import type { Database } from '../schema.ts';
 import { chunked } from './upsert.ts';
 
@@ -11,7 +11,7 @@ export async function appendEvents(trx: Transaction<Database>, events: readonly 
   const rows = events.map((e) => ({
     id: newEventId(),
     type: e.type,
-    vendor_slug: e.vendorSlug,
+    vendor_slug: e.data.vendor_slug,
     data: JSON.stringify(e.data),
     created_at: nowIso,
   }));
@@ -32,13 +32,18 @@ export class KyselyOutboxStore {
       .orderBy('seq')
       .limit(q.limit)
       .execute();
-    return rows.map((r) => ({
-      seq: Number(r.seq),
-      id: r.id,
-      type: r.type as EventType,
-      vendorSlug: r.vendor_slug,
-      data: JSON.parse(r.data) as StoredEvent['data'],
-      createdAt: r.created_at,
-    }));
+    // Rows are written only by appendEvents from the core's typed events: the pair (type, data)
+    // read back is one of the union's members.
+    return rows.map(
+      (r) =>
+        ({
+          seq: Number(r.seq),
+          id: r.id,
+          type: r.type,
+          vendorSlug: r.vendor_slug,
+          data: JSON.parse(r.data),
+          createdAt: r.created_at,
+        }) as StoredEvent,
+    );
   }
 }

@@ -1,9 +1,10 @@
 import type { Transaction } from 'kysely';
+import { scoreEvents } from '../../core/events/score-events.ts';
 import { type EffectiveScore, effectiveScore, type OverrideMap } from '../../core/scoring/composite.ts';
 import { NO_EVIDENCE, type VendorEvidenceSums } from '../../core/scoring/evidence.ts';
 import { cutoffsOf, type MethodParams } from '../../core/scoring/method.ts';
 import { computePillars } from '../../core/scoring/pillars.ts';
-import { type RecomputeResult, scoreEvents } from '../../core/scoring/score-events.ts';
+import type { RecomputeResult } from '../../core/scoring/recompute-result.ts';
 import { PILLARS, type Pillar, type Pillars } from '../../core/vendors/model.ts';
 import type { DialectCapabilities } from '../dialect.ts';
 import type { Database } from '../schema.ts';

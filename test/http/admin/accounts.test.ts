@@ -74,6 +74,19 @@ describe.each(DIALECTS)('operator API: accounts and keys (%s)', (dialect) => {
       expect((await readB(key)).statusCode).toBe(200);
     });
 
+    it("the operator's account change behind PATCH (and the CLI) refuses an unknown account itself", async () => {
+      // The route no longer looks the account up first: the use case must refuse, not create.
+      await expect(
+        f.ctx.container.operator.updateAccount('Ghost Co', { plan: 'enterprise' }, 'test'),
+      ).rejects.toMatchObject({ code: 'not_found', message: "Account 'Ghost Co' does not exist." });
+      await expect(
+        f.ctx.container.operator.updateAccount('Ghost Co', { rateLimitB: 5 }, 'test'),
+      ).rejects.toMatchObject({ code: 'not_found' });
+      const names = ((await f.call('GET', '/accounts')).json().data as { name: string }[]).map((a) => a.name);
+      expect(names).not.toContain('Ghost Co');
+      expect(await f.ctx.container.store.accounts.findByName('Ghost Co')).toBeNull();
+    });
+
     it('PATCH of an unknown account is 404 and creates nothing; a bad patch is 400', async () => {
       expect(
         expectError(await f.call('PATCH', '/accounts/Nobody', { plan: 'pro' }), 404, 'not_found'),

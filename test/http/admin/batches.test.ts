@@ -92,8 +92,11 @@ describe.each(DIALECTS)('operator API: batch review (%s)', (dialect) => {
         vendor_slug: 'apex',
         batch_id: 'TB-2',
         peptide_slug: 'tb-500',
+        peptide_name: 'TB-500',
         purity: 99,
         lab: LAB,
+        lab_name: 'Janoshik Analytical',
+        test_method: 'HPLC-MS',
         tested_at: iso(-3 * DAY_MS),
       });
       expect(changed?.data).toMatchObject({
@@ -166,7 +169,7 @@ describe.each(DIALECTS)('operator API: batch review (%s)', (dialect) => {
       expect((await f.events()).slice(seen)).toEqual([
         expect.objectContaining({
           type: 'coa.rejected',
-          data: { vendor_slug: 'borealis', batch_id: ODD, peptide_slug: 'bpc-157' },
+          data: { vendor_slug: 'borealis', batch_id: ODD, peptide_slug: 'bpc-157', peptide_name: 'BPC-157' },
         }),
       ]);
       expect(await lookup(ODD, 'borealis')).toBe('missing');

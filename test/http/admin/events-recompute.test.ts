@@ -1,7 +1,9 @@
+import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../src/core/clock.ts';
+import { EVENT_DATA, EVENT_TYPES, type EventType } from '../../../src/core/events/model.ts';
 import { DIALECTS } from '../../support/databases.ts';
-import { type AdminFixture, type EventOut, expectError, iso, setupAdmin } from './helpers.ts';
+import { type AdminFixture, type EventOut, expectError, iso, OWNER, setupAdmin } from './helpers.ts';
 
 describe.each(DIALECTS)('operator API: events and recompute (%s)', (dialect) => {
   let f: AdminFixture;
@@ -46,7 +48,7 @@ describe.each(DIALECTS)('operator API: events and recompute (%s)', (dialect) => 
     it('filters by type and by vendor', async () => {
       await f.call('POST', '/vendors/borealis/batches/PEND-7/reject');
       expect((await page('?type=coa.rejected')).data.map((e) => e.data)).toEqual([
-        { vendor_slug: 'borealis', batch_id: 'PEND-7', peptide_slug: 'bpc-157' },
+        { vendor_slug: 'borealis', batch_id: 'PEND-7', peptide_slug: 'bpc-157', peptide_name: 'BPC-157' },
       ]);
       expect((await page('?vendor=borealis')).data.map((e) => e.type)).toEqual([
         'review.new',
@@ -146,5 +148,34 @@ describe.each(DIALECTS)('operator API: events and recompute (%s)', (dialect) => 
       }
       expect(fresh.filter((e) => e.type === 'score.changed')).toHaveLength(body.changed);
     });
+  });
+});
+
+describe.each(DIALECTS)('operator API: event payloads (%s)', (dialect) => {
+  it("every event's data has the documented shape of its kind (docs/events.md)", async () => {
+    const f = await setupAdmin(dialect);
+    try {
+      const ok = async (res: Promise<{ statusCode: number; body: string }>) =>
+        expect((await res).statusCode, (await res).body).toBeLessThan(300);
+      await ok(f.call('POST', '/vendors/apex/batches/TB-2/approve', {}));
+      await ok(f.call('POST', '/vendors/borealis/batches/PEND-7/reject'));
+      const review = await f.call('POST', '/reviews', {
+        vendorSlug: 'apex',
+        rating: 2,
+        title: 't',
+        body: 'b',
+        author: 'a',
+      });
+      await ok(f.call('POST', `/reviews/${review.json().id}/reply`, { body: 'Sorry', account: OWNER }));
+      await ok(f.call('PUT', '/vendors/apex/overrides/score', { value: 95, reason: 'audit' }));
+      const all = await f.events();
+      expect(new Set(all.map((e) => e.type))).toEqual(new Set(EVENT_TYPES));
+      for (const e of all) {
+        const errors = [...Value.Errors(EVENT_DATA[e.type as EventType], e.data)];
+        expect(errors, `${e.type} ${JSON.stringify(e.data)}`).toEqual([]);
+      }
+    } finally {
+      await f.ctx.close();
+    }
   });
 });

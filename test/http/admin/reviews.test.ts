@@ -43,6 +43,7 @@ describe.each(DIALECTS)('operator API: reviews and replies (%s)', (dialect) => {
         review_id: body.id,
         rating: 1,
         title: 'Never arrived',
+        body: 'Three weeks and nothing.',
         author: 'Sam',
         created_at: iso(0),
       });
@@ -138,7 +139,9 @@ describe.each(DIALECTS)('operator API: reviews and replies (%s)', (dialect) => {
           400,
           'invalid_parameter',
         ),
-      ).toBe("Parameter 'account' must be the account that owns vendor 'apex'.");
+      ).toBe(
+        `Account '${OTHER}' cannot reply to review '${id}': a reply's account must be the account that owns vendor 'apex'.`,
+      );
     });
 
     it('a review of an unclaimed vendor has nobody to reply: 409', async () => {

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createAccount } from '../../../core/accounts/manage-accounts.ts';
-import { invalidParameter, notFound } from '../../../core/errors.ts';
 import { createKey, listKeys, revokeKey } from '../../../core/keys/manage-keys.ts';
-import type { AccountPatch } from '../../../core/operator/model.ts';
 import type { AppServices } from '../../services.ts';
 import { actorOf } from '../operator-header.ts';
 import { presentAccount, presentKey } from '../present.ts';
@@ -84,20 +82,8 @@ export function accountRoutes(app: FastifyInstance, s: AppServices): void {
       preValidation: strictJsonBody(),
     },
     async (request) => {
-      const { name } = request.params;
-      const b = request.body;
-      if (b.plan === undefined && b.rateLimitA === undefined && b.rateLimitB === undefined) {
-        throw invalidParameter('body', 'must set at least one of plan, rateLimitA, rateLimitB.');
-      }
-      const current = await s.store.accounts.findByName(name);
-      // The write path upserts; an unknown name must not create an account.
-      if (!current) throw notFound('Account', name);
-      const patch: AccountPatch = { plan: b.plan ?? current.plan };
-      if (b.rateLimitA !== undefined) patch.rateLimitA = b.rateLimitA;
-      if (b.rateLimitB !== undefined) patch.rateLimitB = b.rateLimitB;
-      await s.operator.updateAccount(name, patch, actorOf(request));
-      const after = await s.store.accounts.findByName(name);
-      return presentAccount(after ?? current);
+      const { account } = await s.operator.updateAccount(request.params.name, request.body, actorOf(request));
+      return presentAccount(account);
     },
   );
 

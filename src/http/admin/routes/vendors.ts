@@ -59,17 +59,9 @@ export function vendorRoutes(app: FastifyInstance, s: AppServices): void {
       if (b.verified === undefined && b.pending === undefined && b.listingPlan === undefined) {
         throw invalidParameter('body', 'must set at least one of verified, pending, listingPlan.');
       }
-      const { slug } = request.params;
-      const before = await s.operator.vendor(slug);
-      // Only what differs is written; asking for the current state writes nothing (as the CLI).
-      const patch: Parameters<AppServices['operator']['updateVendor']>[1] = {};
-      if (b.verified !== undefined && b.verified !== before.verified) patch.verified = b.verified;
-      if (b.pending !== undefined && b.pending !== before.pending) patch.pending = b.pending;
-      if (b.listingPlan !== undefined && b.listingPlan !== before.listingPlan)
-        patch.listingPlan = b.listingPlan;
-      if (Object.keys(patch).length === 0) return { changed: false, vendor: before, scoreChanges: [] };
-      const out = await s.operator.updateVendor(slug, patch, actorOf(request));
-      return { changed: true, vendor: out.vendor, scoreChanges: out.scoreChanges };
+      // Only what differs is written; asking for the current state writes nothing (the core decides).
+      const out = await s.operator.updateVendor(request.params.slug, b, actorOf(request));
+      return { changed: out.changed, vendor: out.vendor, scoreChanges: out.scoreChanges };
     },
   );
 
@@ -92,12 +84,8 @@ export function vendorRoutes(app: FastifyInstance, s: AppServices): void {
       preValidation: strictJsonBody(),
     },
     async (request) => {
-      const { slug } = request.params;
-      const { account } = request.body;
-      const before = await s.operator.vendor(slug);
-      if (before.ownerAccount === account) return { changed: false, vendor: before, scoreChanges: [] };
-      const out = await s.operator.claimVendor(slug, account, actorOf(request));
-      return { changed: true, vendor: await s.operator.vendor(slug), scoreChanges: out.scoreChanges };
+      const out = await s.operator.claimVendor(request.params.slug, request.body.account, actorOf(request));
+      return { changed: out.changed, vendor: out.vendor, scoreChanges: out.scoreChanges };
     },
   );
 

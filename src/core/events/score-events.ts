@@ -1,25 +1,7 @@
-import type { NewEvent } from '../events/model.ts';
-import { PILLARS, type Pillars, type Tier } from '../vendors/model.ts';
-import { tierOf } from './composite.ts';
-
-/** A composite that changed in one recomputation (a history entry was appended for it). */
-export interface ScoreChange {
-  slug: string;
-  /** null when the vendor was unscored before. */
-  previous: number | null;
-  next: number;
-  previousPillars: Pillars | null;
-  nextPillars: Pillars | null;
-}
-
-export interface RecomputeResult {
-  /** Vendors recomputed. */
-  vendors: number;
-  /** Vendors whose stored values changed. */
-  updated: number;
-  /** Composite changes (one history entry each). */
-  changes: ScoreChange[];
-}
+import { tierOf } from '../scoring/composite.ts';
+import type { ScoreChange } from '../scoring/recompute-result.ts';
+import { PILLARS, type Tier } from '../vendors/model.ts';
+import type { EventData, EventOf } from './model.ts';
 
 const TIER_RANK: Record<Tier, number> = { bronze: 0, silver: 1, gold: 2, platinum: 3 };
 
@@ -28,11 +10,13 @@ const TIER_RANK: Record<Tier, number> = { bronze: 0, silver: 1, gold: 2, platinu
  * integers, so a vendor's first score is history, not a change), with `pillar_changes` listing
  * only the pillars that moved; `vendor.tier_upgraded` when it moved up a tier band.
  */
-export function scoreEvents(changes: readonly ScoreChange[]): NewEvent[] {
-  const out: NewEvent[] = [];
+export function scoreEvents(
+  changes: readonly ScoreChange[],
+): (EventOf<'score.changed'> | EventOf<'vendor.tier_upgraded'>)[] {
+  const out: (EventOf<'score.changed'> | EventOf<'vendor.tier_upgraded'>)[] = [];
   for (const c of changes) {
     if (c.previous === null || c.previous === c.next) continue;
-    const pillarChanges: Record<string, number> = {};
+    const pillarChanges: EventData<'score.changed'>['pillar_changes'] = {};
     if (c.previousPillars && c.nextPillars) {
       for (const p of PILLARS) {
         const d = c.nextPillars[p] - c.previousPillars[p];
@@ -41,7 +25,6 @@ export function scoreEvents(changes: readonly ScoreChange[]): NewEvent[] {
     }
     out.push({
       type: 'score.changed',
-      vendorSlug: c.slug,
       data: {
         vendor_slug: c.slug,
         previous_score: c.previous,
@@ -55,7 +38,6 @@ export function scoreEvents(changes: readonly ScoreChange[]): NewEvent[] {
     if (TIER_RANK[to] > TIER_RANK[from]) {
       out.push({
         type: 'vendor.tier_upgraded',
-        vendorSlug: c.slug,
         data: { vendor_slug: c.slug, previous_tier: from, new_tier: to, score: c.next },
       });
     }

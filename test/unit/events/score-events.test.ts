@@ -1,5 +1,8 @@
+import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
-import { type ScoreChange, scoreEvents } from '../../../src/core/scoring/score-events.ts';
+import { EVENT_DATA } from '../../../src/core/events/model.ts';
+import { scoreEvents } from '../../../src/core/events/score-events.ts';
+import type { ScoreChange } from '../../../src/core/scoring/recompute-result.ts';
 import type { Pillars } from '../../../src/core/vendors/model.ts';
 
 const pillars = (
@@ -39,7 +42,6 @@ describe('scoreEvents', () => {
     expect(events).toEqual([
       {
         type: 'score.changed',
-        vendorSlug: 'acme',
         data: {
           vendor_slug: 'acme',
           previous_score: 61,
@@ -58,12 +60,10 @@ describe('scoreEvents', () => {
     expect(set).toEqual([
       {
         type: 'score.changed',
-        vendorSlug: 'acme',
         data: { vendor_slug: 'acme', previous_score: 60, new_score: 74, delta: 14, pillar_changes: {} },
       },
       {
         type: 'vendor.tier_upgraded',
-        vendorSlug: 'acme',
         data: { vendor_slug: 'acme', previous_tier: 'bronze', new_tier: 'silver', score: 74 },
       },
     ]);
@@ -73,7 +73,6 @@ describe('scoreEvents', () => {
     expect(cleared).toEqual([
       {
         type: 'score.changed',
-        vendorSlug: 'acme',
         data: { vendor_slug: 'acme', previous_score: 74, new_score: 60, delta: -14, pillar_changes: {} },
       },
     ]);
@@ -100,7 +99,6 @@ describe('scoreEvents', () => {
       expect.objectContaining({ type: 'score.changed', data: expect.objectContaining({ delta: 1 }) }),
       {
         type: 'vendor.tier_upgraded',
-        vendorSlug: 'acme',
         data: { vendor_slug: 'acme', previous_tier: 'silver', new_tier: 'gold', score: 80 },
       },
     ]);
@@ -122,17 +120,25 @@ describe('scoreEvents', () => {
     expect(scoreEvents([change({ previous: 81, next: 89 })]).map((e) => e.type)).toEqual(['score.changed']);
   });
 
+  it('every event it builds validates against the schema of its kind (docs/events.md)', () => {
+    const events = scoreEvents([
+      change({ previous: 65, next: 92, nextPillars: pillars(100, 70, 70, 70, 90) }),
+      change({ slug: 'b', previous: 90, next: 10 }),
+    ]);
+    expect(events).toHaveLength(3);
+    for (const e of events) expect(Value.Errors(EVENT_DATA[e.type], e.data).First()).toBeUndefined();
+  });
+
   it('keeps the order of the changes, each vendor’s events together', () => {
     const events = scoreEvents([
       change({ slug: 'a', previous: 69, next: 70 }),
       change({ slug: 'b', previous: null, next: 50 }),
       change({ slug: 'c', previous: 50, next: 40 }),
     ]);
-    expect(events.map((e) => `${e.vendorSlug} ${e.type}`)).toEqual([
+    expect(events.map((e) => `${e.data.vendor_slug} ${e.type}`)).toEqual([
       'a score.changed',
       'a vendor.tier_upgraded',
       'c score.changed',
     ]);
-    for (const e of events) expect(e.data.vendor_slug).toBe(e.vendorSlug);
   });
 });

@@ -1,0 +1,49 @@
+import { DomainError, notFound } from '../errors.ts';
+import { type WriteRecordsDeps, writeRecords } from '../import/write-records.ts';
+import type { Account, Plan } from './model.ts';
+
+/** A change of an account's plan and limits: fields not given are kept; a null limit is the plan's. */
+export interface AccountChange {
+  plan?: Plan;
+  /** Requests per UTC hour on Variant A (custom plan); null: the plan default. */
+  rateLimitA?: number | null;
+  /** Requests per rolling 24 h on Variant B (custom plan); null: the plan default. */
+  rateLimitB?: number | null;
+}
+
+export interface ChangeAccountDeps extends WriteRecordsDeps {
+  accounts: { findByName(name: string): Promise<Account | null> };
+}
+
+/**
+ * Changes an existing account's plan or limits (operator API `PATCH /accounts/{name}`, CLI
+ * `accounts plan`); every key of the account follows on its next request (the write bumps the keys
+ * version). An unknown account is `not_found` and nothing is created: the write path upserts, so
+ * the account's existence, and its plan when only limits change, are re-checked inside the write.
+ */
+export async function changeAccount(
+  deps: ChangeAccountDeps,
+  name: string,
+  change: AccountChange,
+  actor: string,
+): Promise<{ previous: Account; account: Account }> {
+  if (change.plan === undefined && change.rateLimitA === undefined && change.rateLimitB === undefined) {
+    throw new DomainError(
+      'invalid_parameter',
+      'An account change must set at least one of plan, rateLimitA, rateLimitB.',
+    );
+  }
+  const previous = await deps.accounts.findByName(name);
+  if (!previous) throw notFound('Account', name);
+  const record: Record<string, unknown> = { type: 'account', name, plan: change.plan ?? previous.plan };
+  if (change.rateLimitA !== undefined) record.rateLimitA = change.rateLimitA;
+  if (change.rateLimitB !== undefined) record.rateLimitB = change.rateLimitB;
+  await writeRecords(deps, [record], {
+    reason: `account updated by ${actor}`,
+    // A limits-only change carries the plan it read: a plan changed meanwhile must not be undone.
+    expect: { accounts: [change.plan === undefined ? { name, plan: previous.plan } : { name }] },
+  });
+  const account = await deps.accounts.findByName(name);
+  if (!account) throw notFound('Account', name);
+  return { previous, account };
+}

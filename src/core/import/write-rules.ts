@@ -1,0 +1,87 @@
+import { DomainError, notFound } from '../errors.ts';
+import type { WriteExpectations } from '../ports.ts';
+import type { ImportBatch } from './records.ts';
+import { batchFactKey, type WriteFacts } from './write-facts.ts';
+
+/**
+ * The rules a write must satisfy that depend on what the database holds. They are checked once,
+ * here, inside the write transaction under its lock (the store reads the facts, then calls these),
+ * so two concurrent writes cannot both pass them and no adapter re-implements them. Breaking one
+ * throws a DomainError and nothing of the write stays.
+ */
+
+/** An operator's preconditions (WriteExpectations), against the facts read at the start of the write. */
+export function checkExpectations(e: WriteExpectations, facts: WriteFacts): void {
+  for (const id of e.newReviews ?? []) {
+    if (facts.reviews.has(id)) throw new DomainError('conflict', `Review '${id}' already exists.`);
+  }
+  for (const id of e.unrepliedReviews ?? []) {
+    if (facts.replied.has(id)) throw new DomainError('conflict', `Review '${id}' already has a reply.`);
+  }
+  for (const b of e.pendingBatches ?? []) {
+    const status = facts.batches.get(batchFactKey(b.vendorSlug, b.batchId))?.status ?? 'missing';
+    if (status !== 'pending') {
+      throw new DomainError(
+        'conflict',
+        `Batch '${b.batchId}' of '${b.vendorSlug}' is ${status}, not pending.`,
+      );
+    }
+  }
+  for (const a of e.accounts ?? []) {
+    const plan = facts.accounts.get(a.name);
+    // The import path upserts accounts: without this an unknown name would be created.
+    if (plan === undefined) throw notFound('Account', a.name);
+    if (a.plan !== undefined && plan !== a.plan) {
+      throw new DomainError(
+        'conflict',
+        `Account '${a.name}' changed plan (now ${plan}) while this change was made; try again.`,
+      );
+    }
+  }
+}
+
+/**
+ * Rules of one chunk of records, whatever path wrote it (import, operator API, CLI):
+ * a reply that names its author must come from the account that owns the reviewed vendor, as this
+ * write leaves it (a review or claim in the same write counts). A reply without an author (an
+ * imported history) is not checked.
+ */
+export function checkChunk(b: ImportBatch, facts: WriteFacts): void {
+  if (b.reply.length === 0) return;
+  const written = new Map(b.review.map((r) => [r.id, r.vendorSlug]));
+  for (const r of b.reply) {
+    if (r.account === undefined) continue;
+    const { vendorSlug, owner } = replyTarget(r.reviewId, written, facts);
+    if (owner === null) {
+      throw new DomainError(
+        'conflict',
+        `Vendor '${vendorSlug}' is not claimed by an account, so nobody can reply to review '${r.reviewId}'.`,
+      );
+    }
+    if (owner !== r.account) {
+      throw new DomainError(
+        'invalid_parameter',
+        `Account '${r.account}' cannot reply to review '${r.reviewId}': a reply's account must be the account that owns vendor '${vendorSlug}'.`,
+        { parameter: 'account' },
+      );
+    }
+  }
+}
+
+/** The vendor a reply is for, and its owner, as this write leaves them. */
+export function replyTarget(
+  reviewId: string,
+  writtenReviews: ReadonlyMap<string, string>,
+  facts: WriteFacts,
+): { vendorSlug: string; owner: string | null } {
+  const movedTo = writtenReviews.get(reviewId);
+  if (movedTo !== undefined) {
+    const owner = facts.vendorOwners.get(movedTo);
+    if (owner === undefined) throw new Error(`write facts lack the owner of vendor '${movedTo}'`);
+    return { vendorSlug: movedTo, owner };
+  }
+  const stored = facts.reviews.get(reviewId);
+  // The import parser refuses a reply to a review that is neither in the write nor stored.
+  if (!stored) throw new Error(`write facts lack review '${reviewId}'`);
+  return stored;
+}
