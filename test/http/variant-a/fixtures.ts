@@ -3,8 +3,9 @@ import { expect } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../../../src/core/clock.ts';
 import { bearer, createTestContext, T0, type TestContext } from '../../support/context.ts';
 import type { Dialect } from '../../support/databases.ts';
+import type { ResponseLike } from '../variant-b/fixtures.ts';
 
-export { expectError, UNKNOWN_KEY } from '../variant-b/fixtures.ts';
+export { expectError, type ResponseLike, UNKNOWN_KEY } from '../variant-b/fixtures.ts';
 
 /**
  * One small, hand-checked catalog shared by the Variant A suites. Every expected value in the
@@ -362,7 +363,7 @@ export const ENDPOINTS = [
 
 /** Asserts a 200 JSON answer and returns the parsed body. */
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field by the callers
-export function expectOk(res: LightMyRequestResponse): any {
+export function expectOk(res: ResponseLike): any {
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   return res.json();

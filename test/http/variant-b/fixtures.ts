@@ -287,8 +287,14 @@ const LEAKS = [
   /stack/i,
 ];
 
+/**
+ * What the answer checks read: an inject() response, or an answer read off a real socket
+ * (test/http/shared/transport.ts), so one check covers both request paths.
+ */
+export type ResponseLike = Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'body' | 'json'>;
+
 /** Asserts the exact documented error body, status and headers. Returns the body. */
-export function expectError(res: LightMyRequestResponse, status: number, code: string) {
+export function expectError(res: ResponseLike, status: number, code: string) {
   expect(res.statusCode, res.body).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const body = res.json() as { error: { code: string; message: string; status: number; request_id: string } };
@@ -306,7 +312,7 @@ export function expectError(res: LightMyRequestResponse, status: number, code: s
 
 /** Asserts a success envelope `{data, data_updated_at}` and returns `data`. */
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field by the callers
-export function expectEnvelope(res: LightMyRequestResponse, dataUpdatedAt = LOADED_AT): any {
+export function expectEnvelope(res: ResponseLike, dataUpdatedAt = LOADED_AT): any {
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const body = res.json();
