@@ -26,6 +26,10 @@ const CASES: [string, string, boolean][] = [
   ['src/core/vendors/probe.ts', '../../adapters/search/catalog-term-index.ts', true],
   ['src/core/vendors/probe.ts', '../../cli/context.ts', true],
   ['src/core/vendors/probe.ts', '../../main/server.ts', true],
+  // src/worker/ is the home of background jobs (docs/ARCHITECTURE.md, "where does X go").
+  ['src/core/vendors/probe.ts', '../../worker/deliver-webhooks.ts', true],
+  ['src/storage/stores/probe.ts', '../../worker/deliver-webhooks.ts', true],
+  ['src/http/probe.ts', '../worker/deliver-webhooks.ts', true],
   ['src/core/vendors/probe.ts', '../../seed/seed-demo.ts', true],
   ['src/core/vendors/probe.ts', '../../config/config.ts', true],
   ['src/core/vendors/probe.ts', '../../container.ts', true],
