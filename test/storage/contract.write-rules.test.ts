@@ -207,7 +207,9 @@ describe.each(DIALECTS)('storage contract: write rules and event payloads (%s)',
   });
 
   describe('events', () => {
-    it('an imported approval that omits test facts carries the stored ones (the batch as the write leaves it)', async () => {
+    it('an approval carries the batch as the write leaves it: facts a record omits are the stored ones', async () => {
+      // The import parser wants all four facts on an approval record; the store's write path (used
+      // by seeding, too) keeps stored values for omitted fields, and the event follows the store.
       await apply(
         [{ type: 'batch', vendorSlug: 'acme', batchId: ' a-2', peptideSlug: 'p1', status: 'approved' }],
         later(1),

@@ -14,7 +14,8 @@ export type EvidenceEvent =
  * the records and the facts read before they were written:
  * - `coa.approved` / `coa.rejected` for a batch that leaves `pending` (a batch imported already
  *   decided is history, not a decision). Its facts are the batch as this write leaves it: a field
- *   the record omits keeps its stored value (the import format's rule);
+ *   the record omits keeps its stored value (the import format's rule), and an approved batch has
+ *   all its test facts;
  * - `review.new` for a review id not stored before;
  * - `review.reply` for a review's first reply (a later reply replaces its text: no event).
  * A re-import that changes nothing writes none.
@@ -38,16 +39,16 @@ export function evidenceEvents(b: ImportBatch, facts: WriteFacts): EvidenceEvent
       out.push({ type: 'coa.rejected', data: common });
       continue;
     }
-    const lab = r.lab !== undefined ? r.lab : before.lab;
+    const lab = fact(r.lab, before.lab, 'lab', key);
     out.push({
       type: 'coa.approved',
       data: {
         ...common,
-        purity: r.purity !== undefined ? r.purity : before.purity,
+        purity: fact(r.purity, before.purity, 'purity', key),
         lab,
-        lab_name: lab === null ? null : known(facts.labNames, lab, 'lab'),
-        test_method: r.testMethod !== undefined ? r.testMethod : before.testMethod,
-        tested_at: r.testedAt !== undefined ? r.testedAt : before.testedAt,
+        lab_name: known(facts.labNames, lab, 'lab'),
+        test_method: fact(r.testMethod, before.testMethod, 'testMethod', key),
+        tested_at: fact(r.testedAt, before.testedAt, 'testedAt', key),
       },
     });
   }
@@ -86,6 +87,18 @@ export function evidenceEvents(b: ImportBatch, facts: WriteFacts): EvidenceEvent
     });
   }
   return out;
+}
+
+/**
+ * A test fact of an approved batch: the record's value, or the stored one when the record omits
+ * it (the import format's rule). The import rules refuse an approval without all four facts, so a
+ * missing one is a bug, not a null to send.
+ */
+function fact<V>(given: V | null | undefined, stored: V | null, field: string, batch: string): V {
+  const v = given !== undefined ? given : stored;
+  if (v === null || v === undefined)
+    throw new Error(`approved batch ${JSON.stringify(batch)} has no ${field}`);
+  return v;
 }
 
 function known(names: ReadonlyMap<string, string>, slug: string, what: string): string {

@@ -30,7 +30,6 @@ const TierName = T.Union([
   T.Literal('gold'),
   T.Literal('platinum'),
 ]);
-const Nullable = <S extends TSchema>(s: S) => T.Union([s, T.Null()]);
 
 /** Exactly the spec's `score.changed` (interface.md, Variant A events). */
 export const ScoreChangedData = T.Object(
@@ -72,14 +71,15 @@ const BatchFacts = {
   peptide_name: T.String(),
 };
 
+/** An approved batch always has its test facts: the import rules refuse an approval without them. */
 export const CoaApprovedData = T.Object(
   {
     ...BatchFacts,
-    purity: Nullable(T.Number({ minimum: 0, maximum: 100, description: 'Tested purity, percent.' })),
-    lab: Nullable(T.String({ description: 'Slug of the lab that tested it.' })),
-    lab_name: Nullable(T.String()),
-    test_method: Nullable(T.String({ description: 'e.g. HPLC, HPLC-MS.' })),
-    tested_at: Nullable(Timestamp),
+    purity: T.Number({ minimum: 0, maximum: 100, description: 'Tested purity, percent.' }),
+    lab: T.String({ description: 'Slug of the lab that tested it.' }),
+    lab_name: T.String(),
+    test_method: T.String({ description: 'e.g. HPLC, HPLC-MS.' }),
+    tested_at: Timestamp,
   },
   { additionalProperties: false },
 );

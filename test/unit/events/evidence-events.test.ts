@@ -62,9 +62,10 @@ describe('evidenceEvents', () => {
         },
       },
     ]);
-    // An explicit null clears a stored fact: the event says so too.
-    const cleared = evidenceEvents(importBatch([batch({ lab: null, purity: null })]), f);
-    expect(cleared[0]?.data).toMatchObject({ lab: null, lab_name: null, purity: null });
+    // An approved batch has its test facts (the import rules refuse one without): none is null.
+    const bare = facts({ batches: new Map([[batchFactKey('apex', 'px-1'), { ...PENDING, purity: null }]]) });
+    expect(() => evidenceEvents(importBatch([batch({})]), bare)).toThrow(/has no purity/);
+    expect(() => evidenceEvents(importBatch([batch({ lab: null })]), f)).toThrow(/has no lab/);
   });
 
   it('a rejection names the batch and its peptide; only a batch that leaves pending has an event', () => {
