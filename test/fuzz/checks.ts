@@ -36,7 +36,7 @@ const IMPORT_REJECTED_KEYS = [...ERROR_KEYS, 'error_count', 'lines'];
 /** Everything the contract promises about one answer; an empty list means it held. */
 export function checkResponse(api: ApiModel, req: WireRequest, res: WireResponse): Problem[] {
   const op = req.raw === undefined ? api.match(req.method, req.target) : undefined;
-  const where = req.note ? `protocol: ${req.note}` : (op?.label ?? describe(req));
+  const where = placeOf(api, req);
   const problems: Problem[] = [];
   const fail = (kind: string, detail: string) => problems.push({ kind, where, detail });
 
@@ -162,6 +162,13 @@ function errorBodyProblems(
   // An error status the operation does not list is not a failure by itself; a listed one must match its schema.
   if (documented && !documented.startsWith('status ')) fail(`${res.status} body: ${documented}`);
   return out;
+}
+
+/** Where a request goes: its operation, its protocol case, or its prefix when it reaches no operation. */
+export function placeOf(api: ApiModel, req: WireRequest): string {
+  if (req.note) return `protocol: ${req.note}`;
+  const op = req.raw === undefined ? api.match(req.method, req.target) : undefined;
+  return op?.label ?? describe(req);
 }
 
 /** A short name for a request that reached no documented operation (protocol cases, unknown routes). */

@@ -57,7 +57,7 @@ export class Findings {
  * schema failure belongs to its operation; a wrong error body or no answer usually has one cause
  * wherever it shows (the server's protocol error handler, a hook), so its place is not in the key.
  */
-const PER_OPERATION = new Set(['5xx', 'schema', 'loose-integer', 'undocumented-2xx']);
+const PER_OPERATION = new Set(['5xx', 'schema', 'loose-integer', 'unstable', 'undocumented-2xx']);
 
 export function classKey(p: Problem, status: number): string {
   const shape = p.detail
@@ -102,7 +102,16 @@ function escapeByte(c: string): string {
 
 /** A Markdown report of the classes found, worst first. */
 export function report(findings: Findings, world: FuzzWorld): string {
-  const order = ['5xx', 'no-answer', 'leak', 'schema', 'loose-integer', 'error-body', 'undocumented-2xx'];
+  const order = [
+    '5xx',
+    'no-answer',
+    'leak',
+    'schema',
+    'loose-integer',
+    'unstable',
+    'error-body',
+    'undocumented-2xx',
+  ];
   const classes = [...findings.classes.values()].sort(
     (a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || b.count - a.count,
   );

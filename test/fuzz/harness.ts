@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { checkResponse, type Problem } from './checks.ts';
+import { checkResponse, type Problem, placeOf } from './checks.ts';
 import type { Findings } from './findings.ts';
 import { send, type WireRequest, type WireResponse } from './raw-http.ts';
 import { requests, type Variant } from './requests.ts';
@@ -26,11 +26,29 @@ export async function startFuzzer(): Promise<Fuzzer> {
     api,
     async probe(req) {
       const res = await send(target.port, req, { timeoutMs: ANSWER_TIMEOUT_MS });
-      return { res, problems: checkResponse(api, req, res) };
+      const problems = checkResponse(api, req, res);
+      if (!req.repeat || problems.length) return { res, problems };
+      const again = await send(target.port, req, { timeoutMs: ANSWER_TIMEOUT_MS });
+      const more = checkResponse(api, req, again);
+      const differs = disagreement(res, again);
+      if (differs) more.push({ kind: 'unstable', where: placeOf(api, req), detail: differs });
+      return { res: again, problems: more };
     },
     arbitrary: (variant) => requests(variant, api, target.world),
     close: () => target.close(),
   };
+}
+
+/**
+ * Two answers to one read must agree in status and body (request ids aside), unless the quota ran
+ * out in between. The first is usually the framework's, the second the fast path's.
+ */
+function disagreement(first: WireResponse, second: WireResponse): string | null {
+  if (first.status === 429 || second.status === 429) return null;
+  const body = (r: WireResponse) => r.body.replace(/"request_id":"[^"]*"/, '');
+  if (first.status !== second.status) return `answered ${first.status}, then ${second.status}`;
+  if (body(first) !== body(second)) return `status ${first.status} both times, different bodies`;
+  return null;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface WireRequest {
   raw?: string;
   /** What a protocol case breaks; names its failure class. */
   note?: string;
+  /** Send it twice: the second answer (the fast path's, when it can) must equal the first. */
+  repeat?: boolean;
 }
 
 export interface WireResponse {

@@ -18,6 +18,7 @@ export const VARIANTS = [
   'methods',
   'bodies',
   'protocol',
+  'twice',
 ] as const;
 export type Variant = (typeof VARIANTS)[number];
 
@@ -35,6 +36,7 @@ export const VARIANT_DESCRIPTIONS: Record<Variant, string> = {
     'bodies for the operator routes: valid-ish, garbage JSON, wrong content types; bodies where none belong',
   protocol:
     'malformed HTTP: raw spaces and NULs in the target, bad framing, missing Host, odd versions and methods',
+  twice: 'public reads sent twice (the fast path answers the second when it can): both answers must agree',
 };
 
 const isHeader = (p: Parameter) => p.in === 'header';
@@ -218,6 +220,21 @@ export function requests(variant: Variant, api: ApiModel, world: FuzzWorld): fc.
       return methodCase(api, world);
     case 'protocol':
       return protocolCase(api, world);
+    case 'twice': {
+      const reads = ops.filter((op) => op.method === 'GET' && op.prefix !== '/admin/v1');
+      const auth = fc.oneof(
+        { weight: 3, arbitrary: fc.constant(goodAuth('/v1', world)) },
+        authHeaders(world),
+      );
+      return fc
+        .oneof(
+          each(reads, (op) => forOperation(op, world, { valid: true, encode: plain, auth, validBody: true })),
+          each(reads, (op) =>
+            forOperation(op, world, { valid: false, encode: plain, auth, validBody: true }),
+          ),
+        )
+        .map((req) => ({ ...req, repeat: true }));
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Findings, report } from './findings.ts';
 import { startFuzzer, sweep } from './harness.ts';
+import { minimize } from './minimize.ts';
 import { VARIANTS, type Variant } from './requests.ts';
 
 const { values } = parseArgs({
@@ -47,13 +48,19 @@ try {
         `${findings.failedRequests - before.failed} failed  ${findings.classes.size - before.classes} new classes`,
     );
   }
-} finally {
+} catch (err) {
   await fuzzer.close();
+  throw err;
 }
 const seconds = (performance.now() - started) / 1000;
+const served = fuzzer.target.ctx.app.fastPath.served;
+// Shrink each class's reproduction (these requests are not counted in the figures above).
+for (const cls of findings.classes.values()) await minimize(fuzzer, cls);
+await fuzzer.close();
 const summary = [
   `requests: ${findings.requests}, time: ${seconds.toFixed(1)} s (${Math.round(findings.requests / seconds)}/s), ` +
     `failed requests: ${findings.failedRequests}, failure classes: ${findings.classes.size}, seed: ${seed}`,
+  `answered by the fast path: ${served}`,
 ];
 const text = report(findings, fuzzer.target.world);
 console.log(`\n${summary.join('\n')}\n${text}`);
