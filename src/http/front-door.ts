@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.ts';
-import { writeError } from './protocol-errors.ts';
+import { answerConnect, writeError } from './protocol-errors.ts';
 
 /*
  * What every request meets before the fast path or the framework (decision 0017):
@@ -66,6 +66,10 @@ export function createFrontDoor(): FrontDoor {
         Math.min(1000, Math.floor(config.headersTimeoutMs / 4)),
       );
       server.requireHostHeader = false;
+      server.on('connect', answerConnect);
+      // Node answers an Expect other than 100-continue with a bare 417. HTTP lets a server ignore an
+      // expectation it does not know (RFC 9110 §10.1.1), so the request is answered as usual.
+      server.on('checkExpectation', (req, res) => server.emit('request', req, res));
       app.addHook('preClose', (done) => {
         closing = true;
         done();

@@ -70,6 +70,17 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
   socket.destroySoon();
 }
 
+/**
+ * Node hands a CONNECT request (a proxy tunnel) to the server's 'connect' listeners, and with none
+ * closes the socket without a word. This is not a proxy: the answer is the 404 any method no route
+ * takes gets, with the documented body.
+ */
+export function answerConnect(_req: unknown, socket: Socket): void {
+  if (socket.writable)
+    socket.end(rawErrorResponse('not_found', 'No route CONNECT: this server is not a proxy.'));
+  socket.destroySoon();
+}
+
 /** Writes the documented error through a ServerResponse (for answers given before any framework). */
 export function writeError(res: ServerResponse, code: ErrorCode, message: string): void {
   const status = STATUS_OF[code];

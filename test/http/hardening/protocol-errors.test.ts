@@ -102,6 +102,18 @@ describe('protocol errors get the documented body (real socket)', () => {
     expectErrorAnswer(await rawRequest(port, get('/api/v1/vendors/%E0%A4%A')), 400, 'invalid_parameter');
   });
 
+  it('CONNECT (a proxy tunnel) → 404 not_found with the documented body, not a silent close', async () => {
+    const answer = await rawRequest(port, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: x\r\n\r\n');
+    expectErrorAnswer(answer, 404, 'not_found');
+  });
+
+  it('an Expect other than 100-continue is ignored (no bare 417)', async () => {
+    const answer = await rawRequest(port, get('/v1/vendors', 'Expect: bogus\r\n'));
+    expect(answer.status, answer.body).toBe(200);
+    const noKey = await rawRequest(port, 'GET /v1/vendors HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\n\r\n');
+    expectErrorAnswer(noKey, 401, 'invalid_api_key');
+  });
+
   it('HTTP/1.0 needs no Host', async () => {
     const answer = await rawRequest(port, `GET /v1/vendors HTTP/1.0\r\nAuthorization: Bearer ${key}\r\n\r\n`);
     expect(answer.status).toBe(200);
