@@ -35,7 +35,8 @@ export function listVendorsRoute(app: FastifyInstance, s: AppServices, cache: Re
         operationId: 'listVendors',
         summary: 'Ranked verified vendors',
         description:
-          'Verified, scored vendors by composite score descending (ties: name, then slug). `total` counts them all; ' +
+          'Verified, scored vendors with a tested purity on record (an approved CoA), by composite score descending ' +
+          '(ties: name, then slug). `total` counts them all; ' +
           'a page past the end is empty.',
         tags: ['vendors'],
         querystring: Query,

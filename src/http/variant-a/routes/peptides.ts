@@ -52,7 +52,8 @@ export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: Respo
         operationId: 'getPeptideVendors',
         summary: 'Vendors of a peptide, ranked',
         description:
-          'Verified, scored vendors listing the peptide, rank 1..n by score descending (ties: name, then slug).',
+          'Verified, scored vendors with a tested purity on record (an approved CoA) listing the peptide, rank 1..n ' +
+          'by score descending (ties: name, then slug).',
         tags: ['peptides'],
         params: T.Object({ slug: T.String({ maxLength: 200, description: 'Peptide slug.' }) }),
         response: {
