@@ -92,19 +92,27 @@ describe.each(DIALECTS)('fast path for cached reads (%s)', (dialect) => {
     fetch(`${base}${url}`, { headers });
 
   it.each(URLS)('answers %s exactly as the framework does', async (url) => {
-    const before = ctx.app.fastPath.served;
     const first = await get(url); // a cache miss: the framework answers and fills the cache
     const firstBody = await first.text();
-    const second = await get(url);
-    const secondBody = await second.text();
-    expect(ctx.app.fastPath.served, 'the second request took the fast path').toBe(before + 1);
+    // On PostgreSQL a change notice or the once-a-second version poll can send one request to the
+    // framework (a data check to load): ask again until the fast path answers, a few times at most.
+    let before = ctx.app.fastPath.served;
+    let second = await get(url);
+    let secondBody = await second.text();
+    let fromFramework = 0;
+    while (ctx.app.fastPath.served === before && ++fromFramework < 4) {
+      before = ctx.app.fastPath.served;
+      second = await get(url);
+      secondBody = await second.text();
+    }
+    expect(ctx.app.fastPath.served, 'a repeated request took the fast path').toBe(before + 1);
     expect(second.status).toBe(first.status);
     expect(secondBody).toBe(firstBody);
     const names = (r: Response) => [...r.headers.keys()].filter((h) => !VARYING.has(h)).sort();
     expect(names(second)).toEqual(names(first));
     for (const h of names(first)) expect(second.headers.get(h), h).toBe(first.headers.get(h));
     expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
-      Number(first.headers.get('x-ratelimit-remaining')) - 1,
+      Number(first.headers.get('x-ratelimit-remaining')) - 1 - fromFramework,
     );
     expect(second.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}-[0-9a-z]{6,}$/);
     expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
