@@ -1,9 +1,12 @@
 import type { RateLimitScope } from '../../core/ratelimit/model.ts';
 import { HitRing } from './hit-ring.ts';
 
-/** Hit counts restored from the store, per unix second, ascending by second. */
+/**
+ * Hit counts restored from the store, ascending by time: `atMs[i]` is when the `counts[i]` hits
+ * count as made (restoredHitMs: the end of their stored second, but never after the restore).
+ */
 export interface RestoredHits {
-  seconds: number[];
+  atMs: number[];
   counts: number[];
 }
 
@@ -56,16 +59,23 @@ export class KeyState extends HitRing {
   }
 }
 
-/** A restored hit counts at the END of its second, so a restart can only make the limiter stricter. */
-export const restoredHitMs = (second: number): number => second * 1000 + 999;
+/**
+ * When a restored hit counts as made: at the END of its stored second (the SQL store's seconds are
+ * the last second of a minute), so a restart can only make the limiter stricter, never looser; but
+ * never after `restoredAtMs`, the moment of the restore, which the hit certainly preceded. Without
+ * that bound a hit of the last minute before a restart counted as made after it, and kept its key
+ * out for longer than the window: Retry-After 86,419 s on a 24 h window (decision 0005).
+ */
+export const restoredHitMs = (second: number, restoredAtMs: number): number =>
+  Math.min(second * 1000 + 999, restoredAtMs);
 
 /**
  * Adds restored counts to a (new) ring. Only the newest `limit` hits are kept: once `limit` hits
  * are in the window, older ones can change neither the admission nor the retry time.
  */
 export function restoreInto(ring: HitRing, restored: RestoredHits, cutoffMs: number, limit: number): void {
-  for (let i = 0; i < restored.seconds.length; i++) {
-    const atMs = restoredHitMs(restored.seconds[i]!);
+  for (let i = 0; i < restored.atMs.length; i++) {
+    const atMs = restored.atMs[i]!;
     if (atMs <= cutoffMs) continue;
     const n = Math.min(restored.counts[i]!, limit);
     for (let k = 0; k < n; k++) ring.push(atMs);
@@ -77,8 +87,8 @@ export function restoreInto(ring: HitRing, restored: RestoredHits, cutoffMs: num
 export function countRestoredIn(restored: RestoredHits | null, startMs: number, windowMs: number): number {
   if (restored === null) return 0;
   let count = 0;
-  for (let i = 0; i < restored.seconds.length; i++) {
-    const atMs = restoredHitMs(restored.seconds[i]!);
+  for (let i = 0; i < restored.atMs.length; i++) {
+    const atMs = restored.atMs[i]!;
     if (atMs >= startMs && atMs < startMs + windowMs) count += restored.counts[i]!;
   }
   return count;

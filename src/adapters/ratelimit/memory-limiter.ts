@@ -115,14 +115,15 @@ export class MemoryRateLimiter implements RateLimiter {
       perSecond.set(row.second, (perSecond.get(row.second) ?? 0) + row.count);
     }
     for (const [state, perSecond] of sums) {
-      const restored: RestoredHits = { seconds: [], counts: [] };
+      const restored: RestoredHits = { atMs: [], counts: [] };
       for (const second of [...perSecond.keys()].sort((x, y) => x - y)) {
         const count = perSecond.get(second)!;
         if (count <= 0) continue; // fully refunded
-        restored.seconds.push(second);
+        // Seconds that end after `now` all land on it; entries at one time may repeat, harmlessly.
+        restored.atMs.push(restoredHitMs(second, now));
         restored.counts.push(count);
       }
-      if (restored.seconds.length > 0) state.restored = restored;
+      if (restored.atMs.length > 0) state.restored = restored;
       else {
         this.states[state.scope].delete(state.keyId);
         state.detached = true;
@@ -404,7 +405,7 @@ export class MemoryRateLimiter implements RateLimiter {
         const ringIdle = state.size === 0;
         const fixedIdle = state.windowStartMs < 0 || state.windowStartMs + state.windowMs <= now;
         const restored = state.restored;
-        if (restored !== null && restoredHitMs(restored.seconds[restored.seconds.length - 1]!) <= cutoff) {
+        if (restored !== null && restored.atMs[restored.atMs.length - 1]! <= cutoff) {
           state.restored = null;
         }
         if (ringIdle && fixedIdle && state.restored === null && !state.queued) {

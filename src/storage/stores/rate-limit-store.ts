@@ -7,8 +7,9 @@ import { chunked } from './upsert.ts';
 
 /**
  * Seconds per stored bucket. Hits are kept per minute and stamped with the minute's LAST second,
- * so a restored hit can only seem later than it was: after a restart the limiter is at most a
- * minute stricter than exact, never looser, and the table holds 60× fewer rows.
+ * so a restored hit can only seem later than it was (the limiter bounds it by the restart time):
+ * after a restart the limiter is at most a minute stricter than exact, never looser, and the
+ * table holds 60× fewer rows. Decision 0005, "How exact the windows are across a restart".
  */
 export const BUCKET_SECONDS = 60;
 const bucketOf = (second: number): number =>

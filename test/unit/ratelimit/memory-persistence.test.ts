@@ -68,6 +68,44 @@ describe('MemoryRateLimiter persistence', () => {
     expect(admitted).toBe(1000);
   });
 
+  it('never extends a window past a restart, even from a store that keeps minutes', async () => {
+    // Stamps every second with its minute's last one, as the SQL store does (rate-limit-store.ts).
+    const minutes = new (class extends FlakyStore {
+      override addHits(counts: RateLimitHitCount[]): Promise<void> {
+        return super.addHits(counts.map((c) => ({ ...c, second: Math.floor(c.second / 60) * 60 + 59 })));
+      }
+    })();
+    store = minutes;
+    const policy: RateLimitPolicy = { kind: 'rolling', limit: 5, windowMs: DAY_MS };
+    clock.set(Date.UTC(2025, 0, 15, 10, 15, 5, 0)); // 55 s before the minute's end
+    const before = await start();
+    for (let i = 0; i < 5; i++) expect((await before.consume('k', 'b', policy)).allowed).toBe(true);
+    await before.close();
+    clock.advance(2000);
+    const after = await start();
+    const denied = await after.consume('k', 'b', policy);
+    // Exact: 86,398 s. Restored at the restart, not at 10:15:59.999: 86,400 s, never 86,453.
+    expect(denied).toMatchObject({ allowed: false, retryAfterMs: DAY_MS });
+    expect(denied.resetAtMs).toBe(clock.now() + DAY_MS);
+    // The quota comes back no later than the restart time plus the window, and not before the exact time.
+    clock.set(Date.UTC(2025, 0, 16, 10, 15, 5, 0));
+    expect((await after.consume('k', 'b', policy)).allowed).toBe(false);
+    clock.set(Date.UTC(2025, 0, 16, 10, 15, 7, 1));
+    expect((await after.consume('k', 'b', policy)).remaining).toBe(4);
+
+    // Fixed windows: minutes nest in hours, so a restored hit stays in its hour; Retry-After is the
+    // time to the end of that hour.
+    const hourly: RateLimitPolicy = { kind: 'fixed', limit: 3, windowMs: HOUR_MS };
+    clock.set(Date.UTC(2025, 0, 16, 11, 59, 30, 0));
+    for (let i = 0; i < 3; i++) await after.consume('h', 'a', hourly);
+    await after.close();
+    clock.advance(1000);
+    const third = await start();
+    expect(await third.consume('h', 'a', hourly)).toMatchObject({ allowed: false, retryAfterMs: 29_000 });
+    clock.set(Date.UTC(2025, 0, 16, 12));
+    expect(await third.consume('h', 'a', hourly)).toMatchObject({ allowed: true, remaining: 2 });
+  });
+
   it('restores a fixed window after a restart', async () => {
     const before = await start();
     for (let i = 0; i < 10_000; i++) await before.consume('k', 'a', HOURLY);
