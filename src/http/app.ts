@@ -3,25 +3,33 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import './fastify-decorations.ts';
 import './request-context.ts';
 import '../core/validation/formats.ts';
+import { adminDisabled } from './admin/disabled.ts';
 import { ADMIN_PREFIX, adminApi } from './admin/index.ts';
+import { AdmissionControl } from './admission.ts';
 import { docsRoutes } from './docs/docs-routes.ts';
 import { sendError } from './error-body.ts';
 import { registerErrorHandling } from './errors.ts';
-import { createFastPath, fastRoutes } from './fast-path.ts';
+import { createFastPath } from './fast-path.ts';
+import { createFrontDoor } from './front-door.ts';
 import { refundRate } from './guard.ts';
+import { registerIntegerParams } from './integer-params.ts';
 import { OpenApiCollector } from './openapi/build-document.ts';
+import { answerClientError } from './protocol-errors.ts';
 import { nextRequestId } from './request-id.ts';
 import { ResponseCache } from './response-cache.ts';
 import type { AppServices } from './services.ts';
 import { ErrorBodySchema } from './shared-schemas.ts';
-import { policiesA, VARIANT_A_PREFIX, variantA } from './variant-a/index.ts';
-import { policiesB, VARIANT_B_PREFIX, variantB } from './variant-b/index.ts';
+import { rulesA, VARIANT_A_PREFIX, variantA } from './variant-a/index.ts';
+import { rulesB, VARIANT_B_PREFIX, variantB } from './variant-b/index.ts';
+import type { VariantContext, VariantRoutes } from './variant-context.ts';
 
 export interface AppOptions {
   /** pino logger options, or false for none (tests). */
   logger?: boolean | { level: string };
   /** Absolute base URL for the OpenAPI `servers` entry; default: relative, so the docs work wherever served. */
   publicUrl?: string;
+  /** More routes behind a variant's guard (tests declare probe routes this way). */
+  extraRoutes?: { a?: VariantRoutes; b?: VariantRoutes };
 }
 
 const VERSION = '1.0.0';
@@ -29,18 +37,19 @@ const VERSION = '1.0.0';
 /** Builds the whole HTTP surface without listening (tests use inject(); main/serve listens). */
 export async function buildApp(services: AppServices, opts: AppOptions = {}): Promise<FastifyInstance> {
   const cache = new ResponseCache();
-  // Cached reads by known keys skip the framework (decision 0011); the rest goes to Fastify.
-  const fast = createFastPath(
-    services,
-    cache,
-    fastRoutes(
-      { scope: 'a', policyFor: policiesA(services.config) },
-      { scope: 'b', policyFor: policiesB(services.config) },
-    ),
-  );
+  const admission = new AdmissionControl(services.auth, services.limiter, {
+    a: rulesA(services.config),
+    b: rulesB(services.config),
+  });
+  // Cached reads by known keys skip the framework (decisions 0011, 0018); the rest goes to Fastify.
+  const fast = createFastPath({ freshness: services.freshness, clock: services.clock, admission, cache });
+  const ctx: VariantContext = { services, cache, admission, fast };
+  // Protocol rules every request meets first: timeouts, Host, bodies nobody reads (decision 0017).
+  const door = createFrontDoor();
   const app = Fastify({
     serverFactory: (handler) =>
       createServer((req, res) => {
+        if (door.answers(req, res)) return;
         if (!(services.config.fastPath && fast.handle(req, res))) handler(req, res);
       }),
     logger: opts.logger ?? false,
@@ -58,6 +67,8 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
       customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false },
     },
     return503OnClosing: true,
+    // What Node's HTTP parser refuses gets the documented error body too (decision 0017).
+    clientErrorHandler: answerClientError,
     // Errors the router raises before any route runs (bad percent-encoding, over-long parameters)
     // get the documented body too, without echoing the URL back.
     frameworkErrors: (err, request, reply) => {
@@ -77,6 +88,8 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   });
   app.decorate('refundRate', (request, reply) => refundRate(services, request, reply));
   registerErrorHandling(app);
+  door.install(app, services.config);
+  registerIntegerParams(app);
   app.addSchema(ErrorBodySchema);
 
   // Before the server closes: from then on Fastify answers (503 while closing).
@@ -85,7 +98,7 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   services.freshness.onChange((next, prev) => {
     if (next.keysVersion !== prev.keysVersion) {
       services.auth.invalidate();
-      fast.invalidateKeys();
+      admission.invalidateKeys();
     }
     if (next.dataVersion !== prev.dataVersion) cache.clear();
   });
@@ -98,10 +111,11 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   const docAdmin = new OpenApiCollector(ADMIN_PREFIX);
   docAdmin.attach(app);
 
-  await app.register(variantA(services, cache, services.search), { prefix: VARIANT_A_PREFIX });
-  await app.register(variantB(services, cache), { prefix: VARIANT_B_PREFIX });
+  await app.register(variantA(ctx, opts.extraRoutes?.a), { prefix: VARIANT_A_PREFIX });
+  await app.register(variantB(ctx, opts.extraRoutes?.b), { prefix: VARIANT_B_PREFIX });
   if (services.config.adminToken)
     await app.register(adminApi(services, services.config.adminToken), { prefix: ADMIN_PREFIX });
+  else await app.register(adminDisabled, { prefix: ADMIN_PREFIX });
 
   const specB = docB.build(
     {
