@@ -33,8 +33,11 @@ export const commonErrors = (extra: Record<number, string> = {}): Record<number,
     400: 'Invalid parameter (`invalid_parameter`).',
     401: 'Missing, malformed, unknown or revoked API key (`invalid_api_key`).',
     403: "The key's plan does not include this endpoint (`plan_required`).",
+    408: 'The request did not arrive in time (`request_timeout`; decision 0017).',
     429: 'Over the rate limit (`rate_limited`); see `Retry-After`.',
+    431: 'The request headers are too large (`headers_too_large`).',
     500: 'Internal failure (`internal_error`).',
+    503: 'The server is shutting down (`service_unavailable`); retry shortly.',
     ...extra,
   };
   for (const [status, description] of Object.entries(all)) {
