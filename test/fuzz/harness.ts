@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Dialect } from '../support/databases.ts';
 import { checkResponse, type Problem, placeOf } from './checks.ts';
 import type { Findings } from './findings.ts';
 import { send, type WireRequest, type WireResponse } from './raw-http.ts';
@@ -18,8 +19,8 @@ export interface Fuzzer {
   close(): Promise<void>;
 }
 
-export async function startFuzzer(): Promise<Fuzzer> {
-  const target = await startTarget();
+export async function startFuzzer(dialect: Dialect = 'sqlite'): Promise<Fuzzer> {
+  const target = await startTarget(dialect);
   const api = apiModel(target.documents);
   return {
     target,

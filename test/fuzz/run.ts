@@ -1,7 +1,8 @@
 /**
  * The long run of the outside-in fuzz suite: `npm run fuzz -- --runs 100000`.
  * Options: --runs N (total requests, spread over the families), --seed S, --variants a,b,
- * --concurrency C (requests in flight), --report FILE (Markdown list of failure classes).
+ * --concurrency C (requests in flight), --report FILE (Markdown list of failure classes),
+ * --dialect sqlite|postgres (the database behind the server; SQLite by default).
  * Exits 1 when any failure class was found.
  */
 import { writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     variants: { type: 'string', default: VARIANTS.join(',') },
     concurrency: { type: 'string', default: '8' },
     report: { type: 'string' },
+    dialect: { type: 'string', default: 'sqlite' },
   },
 });
 const runs = Number(values.runs);
@@ -28,10 +30,14 @@ for (const v of variants)
   if (!VARIANTS.includes(v)) throw new Error(`unknown variant '${v}' (one of ${VARIANTS.join(', ')})`);
 if (!Number.isSafeInteger(runs) || runs < 1) throw new Error('--runs takes a positive integer');
 
-const fuzzer = await startFuzzer();
+if (values.dialect !== 'sqlite' && values.dialect !== 'postgres')
+  throw new Error('--dialect is sqlite or postgres');
+const fuzzer = await startFuzzer(values.dialect);
 const findings = new Findings();
 const started = performance.now();
-console.log(`fuzzing ${runs} requests over ${variants.join(', ')} (seed ${seed}, ${concurrency} in flight)`);
+console.log(
+  `fuzzing ${runs} requests over ${variants.join(', ')} (${values.dialect}, seed ${seed}, ${concurrency} in flight)`,
+);
 try {
   for (const [i, variant] of variants.entries()) {
     const share = Math.floor(runs / variants.length) + (i < runs % variants.length ? 1 : 0);

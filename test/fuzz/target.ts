@@ -2,6 +2,7 @@ import { revokeKey } from '../../src/core/keys/manage-keys.ts';
 import { demoDataset } from '../../src/seed/demo-dataset.ts';
 import { seedDemo } from '../../src/seed/seed-demo.ts';
 import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/context.ts';
+import type { Dialect } from '../support/databases.ts';
 import { send } from './raw-http.ts';
 
 /** Keys of every kind a client can hold, and values that exist in the demo dataset. */
@@ -38,10 +39,10 @@ export const PREFIXES = ['/v1', '/api/v1', '/admin/v1'] as const;
 
 /**
  * A real server on a real port, built as the HTTP tests build it (test/support/context.ts), with the
- * operator API on and the demo dataset in SQLite.
+ * operator API on and the demo dataset (SQLite unless asked; `npm run fuzz -- --dialect postgres`).
  */
-export async function startTarget(): Promise<FuzzTarget> {
-  const ctx = await createTestContext('sqlite');
+export async function startTarget(dialect: Dialect = 'sqlite'): Promise<FuzzTarget> {
+  const ctx = await createTestContext(dialect);
   try {
     await seedDemo({ store: ctx.container.store.imports, clock: ctx.clock });
     await ctx.container.freshness.refresh();
