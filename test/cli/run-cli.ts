@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -26,6 +26,15 @@ let bundle: Promise<string> | null = null;
 function cliEntry(): Promise<string> {
   bundle ??= (async () => {
     mkdirSync(BUNDLE_DIR, { recursive: true });
+    // Bundles of runs that were killed before their cleanup: anything older than an hour.
+    for (const name of readdirSync(BUNDLE_DIR)) {
+      const path = join(BUNDLE_DIR, name);
+      try {
+        if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { force: true });
+      } catch {
+        // Another test file removed it first.
+      }
+    }
     const outfile = join(BUNDLE_DIR, `cli-${process.pid}-${Date.now()}.mjs`);
     await build({
       entryPoints: [join(ROOT, 'src/main/cli.ts')],
@@ -37,10 +46,6 @@ function cliEntry(): Promise<string> {
       packages: 'external',
       sourcemap: true,
       logLevel: 'error',
-    });
-    process.once('exit', () => {
-      rmSync(outfile, { force: true });
-      rmSync(`${outfile}.map`, { force: true });
     });
     return outfile;
   })();
@@ -55,6 +60,13 @@ function cliEntry(): Promise<string> {
 const CWD = mkdtempSync(join(tmpdir(), 'purerank-cli-cwd-'));
 // Like the repository's own ./data, where a PostgreSQL deployment's demo key is kept.
 mkdirSync(join(CWD, 'data'));
+
+// Registered on the suite of the test file that imports this module: its bundle goes with it.
+afterAll(async () => {
+  if (!bundle) return;
+  const outfile = await bundle.catch(() => null);
+  if (outfile) for (const path of [outfile, `${outfile}.map`]) rmSync(path, { force: true });
+});
 
 export interface CliResult {
   code: number | null;
