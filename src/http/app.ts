@@ -13,6 +13,7 @@ import { createFastPath } from './fast-path.ts';
 import { createFrontDoor } from './front-door.ts';
 import { refundRate } from './guard.ts';
 import { registerIntegerParams } from './integer-params.ts';
+import { registerStrictJsonBodies } from './json-body.ts';
 import { OpenApiCollector } from './openapi/build-document.ts';
 import { answerClientError } from './protocol-errors.ts';
 import { nextRequestId } from './request-id.ts';
@@ -90,6 +91,7 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   registerErrorHandling(app);
   door.install(app, services.config);
   registerIntegerParams(app);
+  registerStrictJsonBodies(app);
   app.addSchema(ErrorBodySchema);
 
   // Before the server closes: from then on Fastify answers (503 while closing).
