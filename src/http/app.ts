@@ -14,6 +14,7 @@ import { createFrontDoor } from './front-door.ts';
 import { refundRate } from './guard.ts';
 import { registerIntegerParams } from './integer-params.ts';
 import { registerStrictJsonBodies } from './json-body.ts';
+import { refuseNulStrings } from './nul-strings.ts';
 import { OpenApiCollector } from './openapi/build-document.ts';
 import { answerClientError } from './protocol-errors.ts';
 import { nextRequestId } from './request-id.ts';
@@ -92,6 +93,7 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   door.install(app, services.config);
   registerIntegerParams(app);
   registerStrictJsonBodies(app);
+  refuseNulStrings(app);
   app.addSchema(ErrorBodySchema);
 
   // Before the server closes: from then on Fastify answers (503 while closing).
