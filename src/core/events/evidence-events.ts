@@ -12,10 +12,12 @@ export type EvidenceEvent =
 /**
  * The events of one chunk of evidence, whatever path wrote it (import, operator API, CLI), from
  * the records and the facts read before they were written:
- * - `coa.approved` / `coa.rejected` for a batch that leaves `pending` (a batch imported already
- *   decided is history, not a decision). Its facts are the batch as this write leaves it: a field
- *   the record omits keeps its stored value (the import format's rule), and an approved batch has
- *   all its test facts;
+ * - `coa.approved` / `coa.rejected` for a stored batch whose status this write decides: one that
+ *   leaves `pending`, or an explicit reversal (approved → rejected, rejected → approved). A batch
+ *   imported already decided is history, not a decision, and a `pending` line never moves a
+ *   decided batch (import/write-rules.ts keepDecisions). Its facts are the batch as this write
+ *   leaves it: a field the record omits keeps its stored value (the import format's rule), and an
+ *   approved batch has all its test facts;
  * - `review.new` for a review id not stored before;
  * - `review.reply` for a review's first reply (a later reply replaces its text: no event).
  * A re-import that changes nothing writes none.
@@ -27,7 +29,7 @@ export function evidenceEvents(b: ImportBatch, facts: WriteFacts): EvidenceEvent
     if (r.status === 'pending') continue;
     const key = batchFactKey(r.vendorSlug, r.batchId);
     const before = facts.batches.get(key);
-    if (before?.status !== 'pending' || decided.has(key)) continue;
+    if (before === undefined || before.status === r.status || decided.has(key)) continue;
     decided.add(key);
     const common = {
       vendor_slug: r.vendorSlug,

@@ -58,7 +58,9 @@ export function chunkFactKeys(b: ImportBatch): FactKeys {
   return {
     reviews: uniq([...b.review.map((r) => r.id), ...repliedTo]),
     replied: [...repliedTo],
-    batches: decided.map((r) => ({ vendorSlug: r.vendorSlug, batchId: r.batchId })),
+    // Every batch line: a decided one may cause an event, a pending one may meet a stored decision
+    // it must not undo (write-rules.ts keepDecisions).
+    batches: b.batch.map((r) => ({ vendorSlug: r.vendorSlug, batchId: r.batchId })),
     peptides: uniq(decided.map((r) => r.peptideSlug)),
     labs: uniq(decided.flatMap((r) => (r.lab ? [r.lab] : []))),
     // A review written by this chunk and replied to in it: its vendor's owner checks the reply.

@@ -68,6 +68,29 @@ export function checkChunk(b: ImportBatch, facts: WriteFacts): void {
   }
 }
 
+/**
+ * A decision is never undone by a file. A batch line with `status: pending` for a batch stored as
+ * approved or rejected (an operator's decision, or an earlier file's) leaves the batch as decided:
+ * its status and the test facts the decision rests on (purity, lab, testMethod, testedAt) are kept,
+ * and the line's other fields (peptide, source, sourceUrl, submittedAt) still apply. So
+ * re-importing the file a pending submission came from, after it was approved, changes nothing,
+ * and importing it twice leaves the data as the first time (docs/import-format.md, decision 0008).
+ * An explicit `approved` or `rejected` in a file is a decision and does apply (with its event:
+ * events/evidence-events.ts). Returns the chunk to write; lines that need no change are kept as is.
+ */
+export function keepDecisions(b: ImportBatch, facts: WriteFacts): ImportBatch {
+  let changed = false;
+  const batch = b.batch.map((r) => {
+    if (r.status !== 'pending') return r;
+    const stored = facts.batches.get(batchFactKey(r.vendorSlug, r.batchId));
+    if (stored === undefined || stored.status === 'pending') return r;
+    changed = true;
+    const { purity: _p, lab: _l, testMethod: _m, testedAt: _t, ...submission } = r;
+    return { ...submission, status: stored.status };
+  });
+  return changed ? { ...b, batch } : b;
+}
+
 /** The vendor a reply is for, and its owner, as this write leaves them. */
 export function replyTarget(
   reviewId: string,

@@ -3,7 +3,7 @@ import type { ChangeSignal } from '../../core/catalog/change-signal.ts';
 import { evidenceEvents } from '../../core/events/evidence-events.ts';
 import { batchKey, type ImportBatch } from '../../core/import/records.ts';
 import { chunkFactKeys, expectationFactKeys } from '../../core/import/write-facts.ts';
-import { checkChunk, checkExpectations } from '../../core/import/write-rules.ts';
+import { checkChunk, checkExpectations, keepDecisions } from '../../core/import/write-rules.ts';
 import type { ExistingKeys, ImportCounts, ImportStore, WriteExpectations } from '../../core/ports.ts';
 import { DEFAULT_METHOD, type MethodParams } from '../../core/scoring/method.ts';
 import type { DialectCapabilities } from '../dialect.ts';
@@ -269,6 +269,8 @@ export class KyselyImportStore implements ImportStore {
     // events from what the database holds now.
     const facts = await loadWriteFacts(trx, chunkFactKeys(b));
     checkChunk(b, facts);
+    // A pending line does not undo a stored decision: what is written is what the core keeps.
+    const batchLines = keepDecisions(b, facts).batch;
     const events = evidenceEvents(b, facts);
 
     const priceRows: Insertable<PricesTable>[] = b.price.map((r) => ({
@@ -284,7 +286,7 @@ export class KyselyImportStore implements ImportStore {
     // A listing changes the vendor's catalog, which the coa pillar's coverage is a share of.
     for (const r of b.price) affected.add(r.vendorSlug);
 
-    const batchRows: Partial<Insertable<BatchesTable>>[] = b.batch.map((r) => ({
+    const batchRows: Partial<Insertable<BatchesTable>>[] = batchLines.map((r) => ({
       vendor_id: vendorIds.get(r.vendorSlug)!,
       batch_id: r.batchId.trim(),
       batch_key: batchKey(r.batchId),

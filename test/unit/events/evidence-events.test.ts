@@ -68,7 +68,7 @@ describe('evidenceEvents', () => {
     expect(() => evidenceEvents(importBatch([batch({ lab: null })]), f)).toThrow(/has no lab/);
   });
 
-  it('a rejection names the batch and its peptide; only a batch that leaves pending has an event', () => {
+  it('a rejection names the batch and its peptide; a batch that leaves pending or reverses its decision has an event', () => {
     const f = facts({
       batches: new Map([
         [batchFactKey('apex', 'PX-1'), PENDING],
@@ -78,7 +78,7 @@ describe('evidenceEvents', () => {
     const events = evidenceEvents(
       importBatch([
         batch({ status: 'rejected' }),
-        batch({ batchId: 'PX-2', status: 'rejected' }), // decided before: a correction, not a decision
+        batch({ batchId: 'PX-2', status: 'rejected' }), // approved before: the file reverses it
         batch({ batchId: 'PX-3' }), // new: history
         batch({ batchId: 'px-1', status: 'rejected' }), // the same batch twice: one event
       ]),
@@ -88,6 +88,10 @@ describe('evidenceEvents', () => {
       {
         type: 'coa.rejected',
         data: { vendor_slug: 'apex', batch_id: 'PX-1', peptide_slug: 'bpc-157', peptide_name: 'BPC-157' },
+      },
+      {
+        type: 'coa.rejected',
+        data: { vendor_slug: 'apex', batch_id: 'PX-2', peptide_slug: 'bpc-157', peptide_name: 'BPC-157' },
       },
     ]);
   });
