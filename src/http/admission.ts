@@ -10,7 +10,7 @@ import type {
   RateLimitScope,
   RateLimitSlot,
 } from '../core/ratelimit/model.ts';
-import { INVALID_KEY_MESSAGE } from './error-status.ts';
+import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from './error-status.ts';
 
 /** What a variant decides for itself: its quota per caller and the words of its 429. */
 export interface ScopeRules {
@@ -137,7 +137,7 @@ export class AdmissionControl {
     if (lane !== undefined) return this.decideSync(lane, access, mode);
     const auth = this.auth.authenticateCached(header);
     if (auth === undefined) return undefined;
-    if (!auth.ok) return INVALID_KEY;
+    if (!auth.ok) return refusalOf(header);
     const fresh = this.newLane(scope, auth.principal);
     return this.keepIfAdmitted(header!, fresh, mode, this.decideSync(fresh, access, mode));
   }
@@ -154,7 +154,7 @@ export class AdmissionControl {
     const known = header === undefined ? undefined : this.lanes[scope].get(header);
     if (known !== undefined) return this.decideAsync(known, access, mode);
     return this.auth.authenticate(header).then((auth) => {
-      if (!auth.ok) return INVALID_KEY;
+      if (!auth.ok) return refusalOf(header);
       const fresh = this.newLane(scope, auth.principal);
       if (this.sync) return this.keepIfAdmitted(header!, fresh, mode, this.decideSync(fresh, access, mode));
       return this.decideAsync(fresh, access, mode).then((r) => this.keepIfAdmitted(header!, fresh, mode, r));
@@ -275,3 +275,9 @@ const INVALID_KEY: Refused = {
   rate: null,
   retryAfterS: null,
 };
+
+/** The same refusal when no Authorization header was sent at all (it says so). */
+const MISSING_KEY: Refused = { ...INVALID_KEY, message: MISSING_KEY_MESSAGE };
+
+/** One of two constant refusals: the decision allocates nothing for an invalid key. */
+const refusalOf = (header: string | undefined): Refused => (header === undefined ? MISSING_KEY : INVALID_KEY);

@@ -8,7 +8,7 @@ import { ADMIN_PREFIX, adminApi } from './admin/index.ts';
 import { AdmissionControl } from './admission.ts';
 import { docsRoutes } from './docs/docs-routes.ts';
 import { sendError } from './error-body.ts';
-import { registerErrorHandling } from './errors.ts';
+import { notFoundHandler, registerErrorHandling } from './errors.ts';
 import { createFastPath } from './fast-path.ts';
 import { createFrontDoor } from './front-door.ts';
 import { refundRate } from './guard.ts';
@@ -19,8 +19,10 @@ import { OpenApiCollector } from './openapi/build-document.ts';
 import { answerClientError } from './protocol-errors.ts';
 import { nextRequestId } from './request-id.ts';
 import { ResponseCache } from './response-cache.ts';
+import { RouteTable } from './route-table.ts';
 import type { AppServices } from './services.ts';
 import { ErrorBodySchema } from './shared-schemas.ts';
+import { refuseUndeclaredQueries } from './strict-query.ts';
 import { rulesA, VARIANT_A_PREFIX, variantA } from './variant-a/index.ts';
 import { rulesB, VARIANT_B_PREFIX, variantB } from './variant-b/index.ts';
 import type { VariantContext, VariantRoutes } from './variant-context.ts';
@@ -36,6 +38,13 @@ export interface AppOptions {
 
 const VERSION = '1.0.0';
 
+/** Exactly which answers carry the rate-limit headers (guard.ts, fast-path.ts). */
+const RATE_HEADERS_TEXT =
+  '`X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` are on every answer to a valid ' +
+  'key (successes, 304s, and 400, 403, 404 and 429 errors); a 401, and an error the server gives before ' +
+  'reading the key (408, 431, 503), carries none. A cached read answers with an `ETag`; `If-None-Match` ' +
+  'with it gives a 304, which is not counted. 400s and 404s are counted.';
+
 /** Builds the whole HTTP surface without listening (tests use inject(); main/serve listens). */
 export async function buildApp(services: AppServices, opts: AppOptions = {}): Promise<FastifyInstance> {
   const cache = new ResponseCache();
@@ -45,7 +54,13 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   });
   // Cached reads by known keys skip the framework (decisions 0011, 0018); the rest goes to Fastify.
   const fast = createFastPath({ freshness: services.freshness, clock: services.clock, admission, cache });
-  const ctx: VariantContext = { services, cache, admission, fast };
+  // Every declared route, so a 404 can say what the path does take and where it exists instead.
+  const routes = new RouteTable();
+  const notFound = notFoundHandler(routes, [
+    { prefix: VARIANT_A_PREFIX, other: VARIANT_B_PREFIX, otherName: 'Variant B' },
+    { prefix: VARIANT_B_PREFIX, other: VARIANT_A_PREFIX, otherName: 'Variant A' },
+  ]);
+  const ctx: VariantContext = { services, cache, admission, fast, notFound };
   // Protocol rules every request meets first: timeouts, Host, bodies nobody reads (decision 0017).
   const door = createFrontDoor();
   const app = Fastify({
@@ -89,8 +104,11 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
     done();
   });
   app.decorate('refundRate', (request, reply) => refundRate(services, request, reply));
-  registerErrorHandling(app);
+  registerErrorHandling(app, notFound);
+  routes.attach(app);
   door.install(app, services.config);
+  // Before the OpenAPI collectors and the variants: both see the strict querystring schemas.
+  refuseUndeclaredQueries(app, [VARIANT_A_PREFIX, VARIANT_B_PREFIX]);
   registerIntegerParams(app);
   registerStrictJsonBodies(app);
   refuseNulStrings(app);
@@ -127,8 +145,11 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
       version: VERSION,
       description:
         'Variant B of the PureRank interface: every success is `{data, data_updated_at}`. Rate limit: 1,000 ' +
-        'requests per key per rolling 24 hours (429 with Retry-After). Errors: `{error:{code,message,status,request_id}}`.',
+        'requests per key per rolling 24 hours (429 with Retry-After). ' +
+        RATE_HEADERS_TEXT +
+        ' Errors: `{error:{code,message,status,request_id}}`.',
       serverUrl: `${base}${VARIANT_B_PREFIX}`,
+      rateLimited: true,
     },
     'bearer',
   );
@@ -138,9 +159,11 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
       version: VERSION,
       description:
         'Variant A of the PureRank interface: snake_case; lists are `{data, total[, page]}`, details at top level. ' +
-        'Rate limit: 10,000 requests per key per UTC hour on Enterprise, with `X-RateLimit-Limit`, ' +
-        '`X-RateLimit-Remaining` and `X-RateLimit-Reset` on every response. Errors: `{error:{code,message,status,request_id}}`.',
+        'Rate limit: 10,000 requests per key per UTC hour on Enterprise. ' +
+        RATE_HEADERS_TEXT +
+        ' Errors: `{error:{code,message,status,request_id}}`.',
       serverUrl: `${base}${VARIANT_A_PREFIX}`,
+      rateLimited: true,
     },
     'bearer',
   );

@@ -25,6 +25,13 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   service_unavailable: 503,
 };
 
-export const INVALID_KEY_MESSAGE =
-  'The API key is not valid. Send a live key as "Authorization: Bearer prk_live_…".';
+/** Where keys come from (there is no dashboard yet): said in both 401 messages. */
+const KEY_SOURCE =
+  'An operator creates keys with `purerank keys create ACCOUNT`; ask your account owner for one.';
+
+/** A key was sent but is not a live key (unknown, revoked or malformed alike: decision 0006). */
+export const INVALID_KEY_MESSAGE = `The API key is not valid. Send a live key as "Authorization: Bearer prk_live_…". ${KEY_SOURCE}`;
+
+/** No Authorization header at all: said so, since that is the commonest first mistake. */
+export const MISSING_KEY_MESSAGE = `The API key is not valid: the request has no Authorization header. Send a live key as "Authorization: Bearer prk_live_…". ${KEY_SOURCE}`;
 export const INTERNAL_MESSAGE = 'Something went wrong on our side. The request id identifies it in our logs.';

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import type { RateLimitScope } from '../core/ratelimit/model.ts';
 import type { AdmissionResult, RateHeaders } from './admission.ts';
 import { sendError } from './error-body.ts';
-import { notFoundHandler } from './errors.ts';
 import type { AppServices } from './services.ts';
 import type { VariantContext } from './variant-context.ts';
 
@@ -25,7 +24,7 @@ export function registerGuard(app: FastifyInstance, ctx: VariantContext, scope: 
   const { admission, fast } = ctx;
   const { freshness } = ctx.services;
   // A 404 handler of the variant's own, so unknown routes under its prefix pass this guard too.
-  app.setNotFoundHandler(notFoundHandler);
+  app.setNotFoundHandler(ctx.notFound);
   app.decorateRequest('principal', null);
   app.decorateRequest('rate', null);
   app.addHook('onRoute', (route) => {

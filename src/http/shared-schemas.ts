@@ -26,6 +26,16 @@ export const PillarsSchema = T.Object(
   { description: 'The five sub-scores, 0..100 (docs/methodology.md).' },
 );
 
+/** A slug path parameter: lower case, as the lists give it (`BPC-157` is not `bpc-157`). */
+const slugParam = (what: string) =>
+  T.String({
+    minLength: 1,
+    maxLength: 200,
+    description: `${what} slug, lower case, as the lists give it.`,
+  });
+export const VENDOR_SLUG = slugParam('Vendor');
+export const PEPTIDE_SLUG = slugParam('Peptide');
+
 /** Error responses every guarded route can give. */
 export const commonErrors = (extra: Record<number, string> = {}): Record<number, TSchema> => {
   const out: Record<number, TSchema> = {};

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AdmissionControl } from './admission.ts';
 import type { FastPath } from './fast-path.ts';
 import type { ResponseCache } from './response-cache.ts';
@@ -10,6 +10,8 @@ export interface VariantContext {
   cache: ResponseCache;
   admission: AdmissionControl;
   fast: FastPath;
+  /** The 404 of an unknown route (errors.ts notFoundHandler), which a variant answers behind its guard. */
+  notFound: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
 }
 
 /** More routes for a variant, registered behind its guard (used by tests to declare probe routes). */

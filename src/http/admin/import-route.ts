@@ -5,7 +5,7 @@ import { importJsonLines } from '../../core/import/import-data.ts';
 import { decodeJsonLines } from '../../core/import/json-lines.ts';
 import { sendError } from '../error-body.ts';
 import type { AppServices } from '../services.ts';
-import { commonErrors } from '../shared-schemas.ts';
+import { adminErrors } from './schemas.ts';
 
 /** The import report lists at most this many bad lines; `error_count` has them all. */
 const MAX_REPORTED = 1000;
@@ -73,7 +73,7 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
         tags: ['import'],
         consumes: ['application/x-ndjson'],
         body: T.String({ description: 'JSON Lines, one record per line.' }),
-        response: { ...commonErrors(), 200: ImportOk, 400: ImportRejected },
+        response: { ...adminErrors(), 200: ImportOk, 400: ImportRejected },
       },
       // Before body validation, so a JSON document gets 415 rather than a schema complaint.
       preValidation: async (request, reply) => {
@@ -82,7 +82,7 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
             request,
             reply,
             'unsupported_media_type',
-            'Send the file as application/x-ndjson.',
+            'This endpoint takes the file as JSON Lines: use Content-Type application/x-ndjson (not application/json).',
           );
         }
         return undefined;

@@ -69,12 +69,18 @@ export const OperatorHeaders = T.Object({
 export type OperatorHeaders = Static<typeof OperatorHeaders>;
 export const DEFAULT_ACTOR = 'admin-api';
 
-/** Error responses of the operator API. */
+/**
+ * Error responses of the operator API (not rate-limited: no 403 or 429). 413 and 415 are added to
+ * every operation that takes a body by the OpenAPI collector (openapi/build-document.ts).
+ */
 export const adminErrors = (extra: Record<number, string> = {}): Record<number, TSchema> => {
   const all: Record<number, string> = {
     400: 'Invalid parameter (`invalid_parameter`): the message names it.',
     401: 'Missing or wrong admin token (`invalid_api_key`).',
+    408: 'The request did not arrive in time (`request_timeout`; decision 0017).',
+    431: 'The request headers are too large (`headers_too_large`).',
     500: 'Internal failure (`internal_error`).',
+    503: 'The server is shutting down (`service_unavailable`); retry shortly.',
     ...extra,
   };
   const out: Record<number, TSchema> = {};

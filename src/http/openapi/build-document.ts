@@ -7,7 +7,34 @@ export interface ApiInfo {
   version: string;
   description: string;
   serverUrl: string;
+  /** The variants count requests and say so in headers; the operator API does not. */
+  rateLimited?: boolean;
 }
+
+const rateHeader = (description: string) => ({ description, schema: { type: 'integer' } });
+
+/**
+ * The response headers of the public variants, written once and referenced from every operation
+ * (guard.ts setRateHeaders, conditional.ts, the fast path). A 401 carries none of them.
+ */
+const HEADERS = {
+  ETag: {
+    description: 'Identifies this body; send it back as `If-None-Match` to get a 304 while it holds.',
+    schema: { type: 'string' },
+  },
+  'X-RateLimit-Limit': rateHeader("Requests the key may make in the variant's window."),
+  'X-RateLimit-Remaining': rateHeader('Requests left in the window after this one.'),
+  'X-RateLimit-Reset': rateHeader('When the window frees a request, Unix time in seconds.'),
+  'Retry-After': rateHeader('Seconds until a request will be admitted again.'),
+};
+const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+const RATE = {
+  'X-RateLimit-Limit': ref('X-RateLimit-Limit'),
+  'X-RateLimit-Remaining': ref('X-RateLimit-Remaining'),
+  'X-RateLimit-Reset': ref('X-RateLimit-Reset'),
+};
+/** Statuses that come after the key was accepted, so they carry the rate-limit headers. */
+const RATED_STATUSES = new Set(['200', '400', '403', '404', '429']);
 
 interface RouteSchema {
   operationId?: string;
@@ -28,7 +55,7 @@ interface RouteSchema {
  * what OpenAPI 3.1 speaks, so they go in as they are; `$id`-named schemas become components.
  */
 export class OpenApiCollector {
-  private readonly routes: { method: string; url: string; schema: RouteSchema }[] = [];
+  private readonly routes: { method: string; url: string; schema: RouteSchema; cachedRead: boolean }[] = [];
 
   constructor(private readonly prefix: string) {}
 
@@ -39,7 +66,12 @@ export class OpenApiCollector {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const m of methods) {
         if (m === 'HEAD') continue;
-        this.routes.push({ method: m.toLowerCase(), url: route.url, schema: route.schema as RouteSchema });
+        this.routes.push({
+          method: m.toLowerCase(),
+          url: route.url,
+          schema: route.schema as RouteSchema,
+          cachedRead: m === 'GET' && Boolean(route.config?.cachedRead),
+        });
       }
     });
   }
@@ -63,12 +95,30 @@ export class OpenApiCollector {
         ...paramList(s.querystring, 'query'),
         ...paramList(s.headers, 'header'),
       ];
-      const responses: Record<string, unknown> = {};
+      if (r.cachedRead) parameters.push(IF_NONE_MATCH);
+      const responses: Record<string, Record<string, unknown>> = {};
       for (const [status, schema] of Object.entries(s.response ?? {})) {
         const description =
           (schema as { description?: string }).description ?? (status === '200' ? 'Success' : 'Error');
         responses[status] = { description, content: { 'application/json': { schema: lift(schema) } } };
       }
+      const consumes = s.consumes ?? ['application/json'];
+      if (s.body) {
+        // Every route that takes a body has a size limit and a media type (errors.ts).
+        responses['413'] ??= errorResponse(
+          'The request body is larger than this endpoint accepts (`file_too_large`).',
+        );
+        responses['415'] ??= errorResponse(
+          `The body is not ${consumes.join(' or ')}, or has no Content-Type (\`unsupported_media_type\`).`,
+        );
+      }
+      if (r.cachedRead) {
+        responses['304'] = {
+          description:
+            'Not modified: `If-None-Match` names the current ETag. No body; not counted against the quota.',
+        };
+      }
+      if (info.rateLimited) addHeaders(responses, r.cachedRead);
       const op: Record<string, unknown> = {
         operationId: s.operationId,
         summary: s.summary,
@@ -80,9 +130,7 @@ export class OpenApiCollector {
       if (s.body) {
         op.requestBody = {
           required: true,
-          content: Object.fromEntries(
-            (s.consumes ?? ['application/json']).map((c) => [c, { schema: lift(s.body!) }]),
-          ),
+          content: Object.fromEntries(consumes.map((c) => [c, { schema: lift(s.body!) }])),
         };
       }
       paths[path] ??= {};
@@ -96,6 +144,7 @@ export class OpenApiCollector {
       paths,
       components: {
         schemas: components,
+        ...(info.rateLimited ? { headers: HEADERS } : {}),
         securitySchemes: {
           [security]: {
             type: 'http',
@@ -106,6 +155,30 @@ export class OpenApiCollector {
         },
       },
     };
+  }
+}
+
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'An ETag this endpoint gave; while the body is unchanged the answer is 304 (not counted).',
+  schema: { type: 'string' },
+};
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+});
+
+/** The headers each status carries: rate-limit numbers past the key check, ETag on cached bodies. */
+function addHeaders(responses: Record<string, Record<string, unknown>>, cachedRead: boolean): void {
+  for (const [status, response] of Object.entries(responses)) {
+    const headers: Record<string, unknown> = {};
+    if (RATED_STATUSES.has(status) || status === '304') Object.assign(headers, RATE);
+    if ((status === '200' || status === '304') && cachedRead) headers.ETag = ref('ETag');
+    if (status === '429') headers['Retry-After'] = ref('Retry-After');
+    if (Object.keys(headers).length > 0) response.headers = headers;
   }
 }
 

@@ -36,7 +36,7 @@ describe.each(DIALECTS)('operator API switched off (%s)', (dialect) => {
 
   it('other unknown paths keep the usual 404, and /docs does not list the operator API', async () => {
     const res = await ctx.app.inject({ url: '/nowhere' });
-    expect(expectError(res, 404, 'not_found')).toBe('No route GET /nowhere.');
+    expect(expectError(res, 404, 'not_found')).toBe('No route GET /nowhere. Every route is listed at /docs.');
     const docs = await ctx.app.inject({ url: '/docs' });
     expect(docs.body).not.toContain('/admin/v1/openapi.json');
   });

@@ -69,7 +69,8 @@ describe.each(DIALECTS)('security (%s)', (dialect) => {
     'unknown route %s → 404 not_found (even without a key)',
     async (url) => {
       const err = expectError(await send('GET', url), 404, 'not_found');
-      expect(err.message).toBe(`No route GET ${url}.`);
+      expect(err.message.startsWith(`No route GET ${url}.`)).toBe(true);
+      expect(err.message).toMatch(/Every route is listed at \/docs\.$/);
     },
   );
 
@@ -81,7 +82,10 @@ describe.each(DIALECTS)('security (%s)', (dialect) => {
   ] as const)('unknown method %s %s → 404 with the error body', async (method, url) => {
     const res = await send(method, url, { authorization: `Bearer ${f.key}` });
     const err = expectError(res, 404, 'not_found');
-    expect(err.message).toBe(`No route ${method} ${url}.`);
+    // The path exists: the 404 names the methods it takes (decision 0017).
+    expect(err.message).toBe(
+      `No route ${method} ${url}. ${url} takes GET only. Every route is listed at /docs.`,
+    );
   });
 
   it.each(['bearer', 'BEARER', 'Bearer', 'bEaReR'])('the scheme is case-insensitive: %s', async (scheme) => {

@@ -6,7 +6,7 @@ import { cachedReads } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
-import { commonErrors } from '../../shared-schemas.ts';
+import { commonErrors, VENDOR_SLUG } from '../../shared-schemas.ts';
 import { presentVendorDetail } from '../present.ts';
 import { VendorDetailA } from '../schemas.ts';
 
@@ -23,7 +23,7 @@ export function getVendorRoute(app: FastifyInstance, s: AppServices, cache: Resp
         summary: 'Vendor report',
         description: 'Score and its history, CoA evidence and catalog of one vendor (verified or not).',
         tags: ['vendors'],
-        params: T.Object({ slug: T.String({ maxLength: 200, description: 'Vendor slug.' }) }),
+        params: T.Object({ slug: VENDOR_SLUG }),
         response: { 200: VendorDetailA, ...commonErrors({ 404: 'No vendor with that slug (`not_found`).' }) },
       },
     },

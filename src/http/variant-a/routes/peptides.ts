@@ -6,7 +6,7 @@ import { cachedReads, normalizeCategory } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
-import { commonErrors } from '../../shared-schemas.ts';
+import { commonErrors, PEPTIDE_SLUG } from '../../shared-schemas.ts';
 import { presentPeptideList, presentPeptideRanking } from '../present.ts';
 import { PeptideListA, PeptideRankingA } from '../schemas.ts';
 
@@ -55,7 +55,7 @@ export function peptideRoutes(app: FastifyInstance, s: AppServices, cache: Respo
           'Verified, scored vendors with a tested purity on record (an approved CoA) listing the peptide, rank 1..n ' +
           'by score descending (ties: name, then slug).',
         tags: ['peptides'],
-        params: T.Object({ slug: T.String({ maxLength: 200, description: 'Peptide slug.' }) }),
+        params: T.Object({ slug: PEPTIDE_SLUG }),
         response: {
           200: PeptideRankingA,
           ...commonErrors({ 404: 'No peptide with that slug (`not_found`).' }),

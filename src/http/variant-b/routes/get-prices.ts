@@ -6,7 +6,7 @@ import { cachedReads } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
 import type { AppServices } from '../../services.ts';
-import { commonErrors } from '../../shared-schemas.ts';
+import { commonErrors, PEPTIDE_SLUG } from '../../shared-schemas.ts';
 import { presentPriceTable } from '../present.ts';
 import { PriceTableB } from '../schemas.ts';
 
@@ -23,7 +23,7 @@ export function getPricesRoute(app: FastifyInstance, s: AppServices, cache: Resp
           'vendor and vial size). Sorted: in stock first, then claimed vendors, then ascending perMg; the first ' +
           'in-stock row is the best price.',
         tags: ['peptides'],
-        params: T.Object({ slug: T.String({ maxLength: 200, description: 'Peptide slug.' }) }),
+        params: T.Object({ slug: PEPTIDE_SLUG }),
         response: { 200: PriceTableB, ...commonErrors({ 404: 'No peptide with that slug (`not_found`).' }) },
       },
     },
