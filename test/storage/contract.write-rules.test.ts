@@ -118,6 +118,8 @@ describe.each(DIALECTS)('storage contract: write rules and event payloads (%s)',
     });
 
     it('a limits-only change does not undo a plan changed meanwhile: conflict, nothing written', async () => {
+      // Read while custom (limits are for the custom plan only), then moved off it meanwhile.
+      await op.updateAccount('owner-co', { plan: 'custom' }, 'test');
       const stale = { ...(await store.accounts.findByName('owner-co'))! };
       await op.updateAccount('owner-co', { plan: 'enterprise' }, 'test');
       const snapshot = await dumpTables(store.kysely, omit);

@@ -1,13 +1,14 @@
 import { DomainError, notFound } from '../errors.ts';
 import { type WriteRecordsDeps, writeRecords } from '../import/write-records.ts';
+import { misplacedLimit, misplacedLimitMessage } from './custom-limits.ts';
 import type { Account, Plan } from './model.ts';
 
 /** A change of an account's plan and limits: fields not given are kept; a null limit is the plan's. */
 export interface AccountChange {
   plan?: Plan;
-  /** Requests per UTC hour on Variant A (custom plan); null: the plan default. */
+  /** Requests per UTC hour on Variant A (custom plan only); null: the plan default. */
   rateLimitA?: number | null;
-  /** Requests per rolling 24 h on Variant B (custom plan); null: the plan default. */
+  /** Requests per rolling 24 h on Variant B (custom plan only); null: the plan default. */
   rateLimitB?: number | null;
 }
 
@@ -35,9 +36,17 @@ export async function changeAccount(
   }
   const previous = await deps.accounts.findByName(name);
   if (!previous) throw notFound('Account', name);
-  const record: Record<string, unknown> = { type: 'account', name, plan: change.plan ?? previous.plan };
+  const plan = change.plan ?? previous.plan;
+  const misplaced = misplacedLimit(plan, change);
+  if (misplaced) {
+    throw new DomainError('invalid_parameter', `${misplacedLimitMessage(misplaced, plan)}.`, {
+      parameter: misplaced,
+    });
+  }
+  const record: Record<string, unknown> = { type: 'account', name, plan };
   if (change.rateLimitA !== undefined) record.rateLimitA = change.rateLimitA;
   if (change.rateLimitB !== undefined) record.rateLimitB = change.rateLimitB;
+  // (The import path clears the limits of an account that is not custom: custom-limits.ts.)
   await writeRecords(deps, [record], {
     reason: `account updated by ${actor}`,
     // A limits-only change carries the plan it read: a plan changed meanwhile must not be undone.

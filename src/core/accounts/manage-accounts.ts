@@ -1,5 +1,6 @@
 import { DomainError } from '../errors.ts';
 import type { AccountStore } from '../ports.ts';
+import { misplacedLimit, misplacedLimitMessage } from './custom-limits.ts';
 import type { Account, Plan } from './model.ts';
 
 export interface AccountDeps {
@@ -17,6 +18,12 @@ export async function createAccount(
       'invalid_parameter',
       'Account names are 1-100 letters, digits, spaces, dots, dashes or underscores.',
     );
+  }
+  const misplaced = misplacedLimit(input.plan, input);
+  if (misplaced) {
+    throw new DomainError('invalid_parameter', `${misplacedLimitMessage(misplaced, input.plan)}.`, {
+      parameter: misplaced,
+    });
   }
   if (await deps.accounts.findByName(input.name)) {
     throw new DomainError('conflict', `Account '${input.name}' already exists.`);

@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
+import { fitLimits, misplacedLimit, misplacedLimitMessage } from '../accounts/custom-limits.ts';
 import '../validation/formats.ts';
 import type { ExistingKeys } from '../ports.ts';
 import type { ImportLine } from './json-lines.ts';
@@ -89,12 +90,14 @@ export class ImportParser {
       this.fail(line, `${type}.${control}`);
       return;
     }
-    const record = normalizeTimestamps(value as ImportRecord);
-    const semantic = this.semanticError(record);
+    const given = normalizeTimestamps(value as ImportRecord);
+    const semantic = this.semanticError(given);
     if (semantic) {
       this.fail(line, `${type}: ${semantic}`);
       return;
     }
+    // An account that is not custom holds no limits: moving it off custom clears them.
+    const record = given.type === 'account' ? fitLimits(given) : given;
     const key = naturalKey(record);
     const dup = this.seenKeys.get(key);
     if (dup !== undefined) {
@@ -177,6 +180,10 @@ export class ImportParser {
         if (future(r.testedAt)) return 'testedAt is in the future';
         if (future(r.submittedAt)) return 'submittedAt is in the future';
         return null;
+      }
+      case 'account': {
+        const misplaced = misplacedLimit(r.plan, r);
+        return misplaced ? misplacedLimitMessage(misplaced, r.plan) : null;
       }
       case 'price':
         return future(r.updatedAt) ? 'updatedAt is in the future' : null;

@@ -66,11 +66,18 @@ describe.each(DIALECTS)('operator API: accounts and keys (%s)', (dialect) => {
         rateLimitB: null,
       });
       expectError(await readB(key), 403, 'plan_required');
-      // Limits alone keep the plan; null resets a limit to the plan default.
-      const limits = await f.call('PATCH', '/accounts/Switcher', { rateLimitA: 50, rateLimitB: 60 });
-      expect(limits.json()).toMatchObject({ plan: 'free', rateLimitA: 50, rateLimitB: 60 });
-      const reset = await f.call('PATCH', '/accounts/Switcher', { plan: 'enterprise', rateLimitA: null });
-      expect(reset.json()).toMatchObject({ plan: 'enterprise', rateLimitA: null, rateLimitB: 60 });
+      // Limits belong to the custom plan; alone they keep it; null resets one to the plan default.
+      const custom = await f.call('PATCH', '/accounts/Switcher', {
+        plan: 'custom',
+        rateLimitA: 50,
+        rateLimitB: 60,
+      });
+      expect(custom.json()).toMatchObject({ plan: 'custom', rateLimitA: 50, rateLimitB: 60 });
+      const reset = await f.call('PATCH', '/accounts/Switcher', { rateLimitA: null });
+      expect(reset.json()).toMatchObject({ plan: 'custom', rateLimitA: null, rateLimitB: 60 });
+      // Leaving custom clears the limits: no other plan uses them (custom-limits.test.ts).
+      const off = await f.call('PATCH', '/accounts/Switcher', { plan: 'enterprise' });
+      expect(off.json()).toMatchObject({ plan: 'enterprise', rateLimitA: null, rateLimitB: null });
       expect((await readB(key)).statusCode).toBe(200);
     });
 
