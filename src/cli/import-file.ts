@@ -41,8 +41,12 @@ export function importCommand(program: Command): void {
         parse.done();
         if (!result.ok) {
           for (const e of result.errors) process.stderr.write(`line ${e.line}: ${e.message}\n`);
+          // Lines and errors are counted apart: one line can break several rules (its references),
+          // and the HTTP report says the same (a message counting lines, error_count the errors).
           const n = new Set(result.errors.map((e) => e.line)).size;
-          throw new CliError(`${n} bad line${n === 1 ? '' : 's'} in ${file}; nothing was imported`);
+          const k = result.errors.length;
+          const errors = k === n ? '' : ` (${k} errors)`;
+          throw new CliError(`${n} bad line${n === 1 ? '' : 's'}${errors} in ${file}; nothing was imported`);
         }
         write.done();
         const summary = Object.entries(result.counts)
