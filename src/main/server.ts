@@ -42,11 +42,15 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   const banner = [
     `PureRank is listening on ${base} (${container.store.dialect}${config.redisUrl ? ', Redis rate limits' : ''})`,
     `API reference: ${base}/docs`,
+    config.adminToken
+      ? `Operator API: on, at ${base}/admin/v1 (admin token from PURERANK_ADMIN_TOKEN)`
+      : 'Operator API: off (set PURERANK_ADMIN_TOKEN, at least 32 characters, to switch it on)',
   ];
   if (demo.seeded) banner.push('Loaded the demo dataset into the empty database.');
   if (demo.key) {
     banner.push(`Demo API key (enterprise plan): ${demo.key}`);
-    banner.push(`Try: curl -H 'Authorization: Bearer ${demo.key}' ${base}/api/v1/vendors?limit=3`);
+    // The URL is quoted: an unquoted `?` is a glob in zsh, which then refuses the command.
+    banner.push(`Try: curl -H 'Authorization: Bearer ${demo.key}' '${base}/api/v1/vendors?limit=3'`);
   }
   let stopping: Promise<void> | null = null;
   const stop = (): Promise<void> => {
