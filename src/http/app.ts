@@ -43,7 +43,7 @@ const RATE_HEADERS_TEXT =
   '`X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` are on every answer to a valid ' +
   'key (successes, 304s, and 400, 403, 404 and 429 errors); a 401, and an error the server gives before ' +
   'reading the key (408, 431, 503), carries none. A cached read answers with an `ETag`; `If-None-Match` ' +
-  'with it gives a 304, which is not counted. 400s and 404s are counted.';
+  'with it gives a 304, which is not counted. 400s, and 404s of a known route, are counted.';
 
 /** Builds the whole HTTP surface without listening (tests use inject(); main/serve listens). */
 export async function buildApp(services: AppServices, opts: AppOptions = {}): Promise<FastifyInstance> {
