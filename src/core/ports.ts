@@ -86,6 +86,8 @@ export interface VendorEvidence {
 export interface BatchStore {
   /** All records whose batch_key equals `key` (optionally of one vendor), in no particular order. */
   findByKey(key: string, vendorSlug?: string): Promise<BatchRecord[]>;
+  /** Whether a vendor with this slug exists (a lookup's `?vendor=` must name one). */
+  vendorExists(slug: string): Promise<boolean>;
 }
 
 export interface ImportCounts {

@@ -1,5 +1,11 @@
 export type BatchStatus = 'approved' | 'pending' | 'rejected';
 
+/**
+ * The longest batch number, in characters after NFKC normalisation and trimming: one limit for the
+ * import format, the lookup and its OpenAPI schema (which all read it from here).
+ */
+export const MAX_BATCH_ID_LENGTH = 128;
+
 /** A stored batch record joined with its vendor, peptide and lab. */
 export interface BatchRecord {
   batchId: string;

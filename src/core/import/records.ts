@@ -1,4 +1,5 @@
 import { type Static, Type as T } from '@sinclair/typebox';
+import { MAX_BATCH_ID_LENGTH } from '../batches/model.ts';
 
 /**
  * The JSON Lines import format (DESIGN.md §5, docs/import-format.md). One record per line with a
@@ -95,7 +96,11 @@ export const BatchRecordSchema = T.Object(
     type: T.Literal('batch'),
     vendorSlug: Slug,
     /** Matched case-insensitively after trimming; the text as given is what the API shows. */
-    batchId: T.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }),
+    batchId: T.String({
+      minLength: 1,
+      maxLength: MAX_BATCH_ID_LENGTH,
+      pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+    }),
     peptideSlug: Slug,
     purity: T.Optional(T.Union([T.Number({ minimum: 0, maximum: 100 }), T.Null()])),
     /** Lab slug. */

@@ -43,4 +43,11 @@ export class KyselyBatchStore implements BatchStore {
     if (vendorSlug !== undefined) q = q.where('v.slug', '=', vendorSlug);
     return (await q.execute()).map(toBatchRecord);
   }
+
+  async vendorExists(slug: string): Promise<boolean> {
+    return (
+      (await this.db.selectFrom('vendors').select('id').where('slug', '=', slug).executeTakeFirst()) !==
+      undefined
+    );
+  }
 }

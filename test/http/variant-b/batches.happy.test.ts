@@ -124,16 +124,17 @@ describe.each(DIALECTS)('GET /api/v1/batches/{batchId}, answers (%s)', (dialect)
     });
   });
 
-  it('?vendor= naming a vendor without that batch (or no vendor at all) → missing', async () => {
+  it('?vendor= naming a vendor without that batch → missing (an unknown vendor: batches.vendor.test.ts)', async () => {
     expect(await lookup('SHARED-1?vendor=halfway')).toEqual({ state: 'missing', batchId: 'SHARED-1' });
-    expect(await lookup('BPC-001?vendor=no-such-vendor')).toEqual({ state: 'missing', batchId: 'BPC-001' });
   });
 
   // BUG (src/http/variant-b/routes/lookup-batch.ts): the response-cache key is
   // `b:batch:${vendor}:${batchId}`, so vendor "apex:X" + batch "1" and vendor "apex" + batch "X:1"
   // share an entry: whichever is asked first answers both, for every API key.
   it('cached answers for different (vendor, batchId) pairs never collide', async () => {
-    expect(await lookup('1?vendor=apex%3AX')).toEqual({ state: 'missing', batchId: '1' });
+    // `apex:X` names no vendor: a 404, which is not cached either.
+    expect((await f.get(`${B}/batches/1?vendor=apex%3AX`)).statusCode).toBe(404);
     expect(await lookup('X%3A1?vendor=apex')).toEqual({ state: 'verified', ...apexTested('X:1', 3) });
+    expect((await f.get(`${B}/batches/1?vendor=apex%3AX`)).statusCode).toBe(404);
   });
 });

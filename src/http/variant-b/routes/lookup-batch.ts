@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { lookupBatch } from '../../../core/batches/lookup-batch.ts';
+import { lookupBatch, MAX_BATCH_ID_LENGTH } from '../../../core/batches/lookup-batch.ts';
 import { cachedReads } from '../../cache-keys.ts';
 import { respond, toCachedBody } from '../../conditional.ts';
 import type { ResponseCache } from '../../response-cache.ts';
@@ -19,20 +19,31 @@ export function lookupBatchRoute(app: FastifyInstance, s: AppServices, cache: Re
         operationId: 'lookupBatch',
         summary: 'Verify a batch number',
         description:
-          'Always HTTP 200: the answer is one of `verified`, `stale` (tested more than 150 days ago), `pending` ' +
-          '(submitted, not yet reviewed) or `missing`. Batch numbers match case-insensitively after trimming; ' +
-          'URL-encode them. When vendors share a number, `vendor` narrows the lookup; otherwise the strongest ' +
-          'record wins (current, then stale, then pending).',
+          'HTTP 200 for any batch number: the answer is one of `verified`, `stale` (tested more than 150 days ago), ' +
+          '`pending` (submitted, not yet reviewed) or `missing`. Batch numbers match case-insensitively after ' +
+          'trimming; URL-encode them. When vendors share a number, `vendor` narrows the lookup; otherwise the ' +
+          'strongest record wins (current, then stale, then pending). A `vendor` that does not exist is 404 ' +
+          '`not_found`, so a typo in it never makes a real batch look `missing`.',
         tags: ['batches'],
         params: T.Object({
-          batchId: T.String({ maxLength: 512, description: 'Batch number (1..128 characters).' }),
+          batchId: T.String({
+            maxLength: MAX_BATCH_ID_LENGTH,
+            description: `Batch number (1..${MAX_BATCH_ID_LENGTH} characters).`,
+          }),
         }),
         querystring: T.Object({
           vendor: T.Optional(
-            T.String({ minLength: 1, maxLength: 64, description: 'Vendor slug to narrow the lookup.' }),
+            T.String({
+              minLength: 1,
+              maxLength: 64,
+              description: 'Vendor slug to narrow the lookup; an unknown vendor is 404 `not_found`.',
+            }),
           ),
         }),
-        response: { 200: BatchLookupB, ...commonErrors() },
+        response: {
+          200: BatchLookupB,
+          ...commonErrors({ 404: 'The `vendor` given does not exist (`not_found`).' }),
+        },
       },
     },
     (request, reply) => {
