@@ -5,6 +5,7 @@ import { importJsonLines } from '../../core/import/import-data.ts';
 import { decodeJsonLines } from '../../core/import/json-lines.ts';
 import { sendError } from '../error-body.ts';
 import type { AppServices } from '../services.ts';
+import { ErrorBodySchema } from '../shared-schemas.ts';
 import { adminErrors } from './schemas.ts';
 
 /** The import report lists at most this many bad lines; `error_count` has them all. */
@@ -73,7 +74,17 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
         tags: ['import'],
         consumes: ['application/x-ndjson'],
         body: T.String({ description: 'JSON Lines, one record per line.' }),
-        response: { ...adminErrors(), 200: ImportOk, 400: ImportRejected },
+        response: {
+          ...adminErrors(),
+          200: ImportOk,
+          // Bad lines get the line list; a request refused before its lines are read (an empty
+          // body, a header the parser refuses) gets the common error body.
+          400: T.Union([ImportRejected, T.Ref(ErrorBodySchema)], {
+            description:
+              'Bad lines (`ImportRejected`: nothing was written, every bad line is listed), or a request ' +
+              'refused before its lines were read (the common error body).',
+          }),
+        },
       },
       // Before body validation, so a JSON document gets 415 rather than a schema complaint.
       preValidation: async (request, reply) => {
