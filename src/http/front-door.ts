@@ -22,6 +22,17 @@ export const announcesBody = (req: IncomingMessage): boolean => {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 };
 
+/** How many Host headers a request carries (rawHeaders alternates names and values). */
+export function hostCount(raw: string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    // A length test first: it rules out almost every header without touching its characters.
+    if (name.length === 4 && name.toLowerCase() === 'host') n++;
+  }
+  return n;
+}
+
 export interface FrontDoor {
   /** True when it answered the request itself (the caller then does nothing more with it). */
   answers(req: IncomingMessage, res: ServerResponse): boolean;
@@ -42,6 +53,11 @@ export function createFrontDoor(): FrontDoor {
       }
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
         writeError(res, 'invalid_parameter', 'The request has no Host header (required in HTTP/1.1).');
+        return true;
+      }
+      if (hostCount(req.rawHeaders) > 1) {
+        // RFC 9112 §3.2: a server MUST answer 400 to more than one Host (Node keeps the first).
+        writeError(res, 'invalid_parameter', 'The request has more than one Host header.');
         return true;
       }
       if (announcesBody(req) && res.shouldKeepAlive) {

@@ -45,6 +45,7 @@ describe('protocol errors get the documented body (real socket)', () => {
       'POST /admin/v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
     ],
     ['a missing Host', 'GET /v1/vendors HTTP/1.1\r\n\r\n'],
+    ['two Host headers (RFC 9112 §3.2)', 'GET /v1/vendors HTTP/1.1\r\nHost: x\r\nhost: y\r\n\r\n'],
     ['a method that is not HTTP', 'BREW /v1/vendors HTTP/1.1\r\nHost: x\r\n\r\n'],
     ['not HTTP at all', 'GARBAGE\r\n\r\n'],
     ['a header without a colon', 'GET /v1/vendors HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n'],
