@@ -56,7 +56,15 @@ const res = {
   },
 } as unknown as ServerResponse;
 const requests = keys.map(
-  (key) => ({ method: 'GET', url: path, headers: { authorization: `Bearer ${key}` } }) as IncomingMessage,
+  (key) =>
+    ({
+      method: 'GET',
+      url: path,
+      httpVersionMajor: 1,
+      httpVersionMinor: 1,
+      headers: { host: '127.0.0.1', authorization: `Bearer ${key}` },
+      rawHeaders: ['Host', '127.0.0.1', 'Authorization', `Bearer ${key}`],
+    }) as unknown as IncomingMessage,
 );
 
 const churnBytes = Number(process.env.BENCH_MICRO_CHURN_KB ?? 0) * 1024;

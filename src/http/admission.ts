@@ -1,5 +1,5 @@
 import type { Access } from '../core/accounts/plans.ts';
-import { planAllows, planRequiredMessage } from '../core/accounts/plans.ts';
+import { grantsOf, planRequiredMessage } from '../core/accounts/plans.ts';
 import { isCanonicalBearer, type KeyAuthenticator } from '../core/keys/authenticate.ts';
 import type { Principal } from '../core/keys/model.ts';
 import type {
@@ -69,6 +69,8 @@ class Lane implements Admitted {
   resetSec = -1;
   resetText = '';
   readonly limitText: string;
+  /** The plan's grants, kept here so a decision does not follow the principal (decision 0011). */
+  readonly grants: ReadonlySet<Access>;
   /** The counted hit's time and seq (0 = none): the hit object is built only if it is refunded. */
   hitAtMs = 0;
   hitSeq = 0;
@@ -79,6 +81,7 @@ class Lane implements Admitted {
     public slot: RateLimitSlot | null,
   ) {
     this.limitText = String(policy.limit);
+    this.grants = grantsOf(principal.plan);
   }
   setReset(resetAtMs: number): void {
     const sec = Math.ceil(resetAtMs / 1000);
@@ -201,7 +204,7 @@ export class AdmissionControl {
   private decideSync(lane: Lane, access: Access, mode: AdmissionMode): AdmissionResult {
     const limiter = this.limiter;
     const { keyId } = lane.principal;
-    if (!planAllows(lane.principal.plan, access))
+    if (!lane.grants.has(access))
       return this.refusePlan(lane, access, limiter.peekSync!(keyId, lane.scope, lane.policy));
     if (mode === 'peek') return this.peeked(lane, limiter.peekSync!(keyId, lane.scope, lane.policy));
     if (lane.slot === null || lane.slot.detached) lane.slot = limiter.slotSync!(keyId, lane.scope);
@@ -216,7 +219,7 @@ export class AdmissionControl {
 
   private async decideAsync(lane: Lane, access: Access, mode: AdmissionMode): Promise<AdmissionResult> {
     const { keyId } = lane.principal;
-    if (!planAllows(lane.principal.plan, access))
+    if (!lane.grants.has(access))
       return this.refusePlan(lane, access, await this.limiter.peek(keyId, lane.scope, lane.policy));
     if (mode === 'peek') return this.peeked(lane, await this.limiter.peek(keyId, lane.scope, lane.policy));
     const d = await this.limiter.consume(keyId, lane.scope, lane.policy);

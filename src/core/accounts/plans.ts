@@ -15,6 +15,9 @@ const GRANTS: Record<Plan, ReadonlySet<Access>> = {
 
 export const planAllows = (plan: Plan, access: Access): boolean => GRANTS[plan].has(access);
 
+/** What a plan may call, as one shared set per plan (callers that keep it skip the plan lookup). */
+export const grantsOf = (plan: Plan): ReadonlySet<Access> => GRANTS[plan];
+
 export const planRequiredMessage = (access: Access): string =>
   access === 'enterprise'
     ? 'This endpoint requires the Enterprise plan.'
