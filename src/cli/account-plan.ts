@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { AccountChange } from '../core/accounts/change-account.ts';
+import { type LimitField, RATE_LIMIT_BOUNDS } from '../core/accounts/custom-limits.ts';
 import { PLANS } from '../core/accounts/model.ts';
 import { withContainer } from './context.ts';
 import { actorOf, actorOption, choice, out } from './operator-io.ts';
@@ -23,8 +24,10 @@ export function accountPlanCommand(program: Command): void {
     .action(
       async (name: string, o: { plan: string; rateLimitA?: string; rateLimitB?: string; as?: string }) => {
         const change: AccountChange = { plan: choice('--plan', o.plan, PLANS) };
-        if (o.rateLimitA !== undefined) change.rateLimitA = limit('--rate-limit-a', o.rateLimitA);
-        if (o.rateLimitB !== undefined) change.rateLimitB = limit('--rate-limit-b', o.rateLimitB);
+        if (o.rateLimitA !== undefined)
+          change.rateLimitA = limit('--rate-limit-a', 'rateLimitA', o.rateLimitA);
+        if (o.rateLimitB !== undefined)
+          change.rateLimitB = limit('--rate-limit-b', 'rateLimitB', o.rateLimitB);
         await withContainer(async ({ operator: op }) => {
           // The use case refuses an unknown account (not_found) instead of creating it.
           const { previous, account } = await op.updateAccount(name, change, actorOf(o));
@@ -38,12 +41,13 @@ export function accountPlanCommand(program: Command): void {
     );
 }
 
-function limit(name: string, raw: string): number | null {
+function limit(name: string, field: LimitField, raw: string): number | null {
   if (raw === 'default') return null;
+  const { max } = RATE_LIMIT_BOUNDS[field];
   try {
-    return positiveInt(name, raw);
+    return positiveInt(name, raw, max);
   } catch {
-    throw new CliError(`${name} must be a whole number of at least 1 or "default", got '${raw}'`);
+    throw new CliError(`${name} must be a whole number from 1 to ${max} or "default", got '${raw}'`);
   }
 }
 

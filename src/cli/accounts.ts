@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { RATE_LIMIT_BOUNDS } from '../core/accounts/custom-limits.ts';
 import { createAccount } from '../core/accounts/manage-accounts.ts';
 import { PLANS, type Plan } from '../core/accounts/model.ts';
 import { withContainer } from './context.ts';
@@ -17,8 +18,12 @@ export function accountsCommand(program: Command): void {
       if (!(PLANS as readonly string[]).includes(o.plan)) {
         throw new CliError(`--plan must be one of ${PLANS.join(', ')}, got '${o.plan}'`);
       }
-      const rateLimitA = o.rateLimitA === undefined ? null : positiveInt('--rate-limit-a', o.rateLimitA);
-      const rateLimitB = o.rateLimitB === undefined ? null : positiveInt('--rate-limit-b', o.rateLimitB);
+      // The bounds of custom-limits.ts, checked here too so the message names the flag.
+      const { rateLimitA: a, rateLimitB: b } = RATE_LIMIT_BOUNDS;
+      const rateLimitA =
+        o.rateLimitA === undefined ? null : positiveInt('--rate-limit-a', o.rateLimitA, a.max);
+      const rateLimitB =
+        o.rateLimitB === undefined ? null : positiveInt('--rate-limit-b', o.rateLimitB, b.max);
       await withContainer(async ({ store }) => {
         const a = await createAccount(store, { name, plan: o.plan as Plan, rateLimitA, rateLimitB });
         process.stdout.write(`created account ${a.name} (plan ${a.plan})\n`);

@@ -1,4 +1,5 @@
-import type { Plan } from '../core/accounts/model.ts';
+import { RATE_LIMIT_BOUNDS } from '../core/accounts/custom-limits.ts';
+import { PLANS, type Plan } from '../core/accounts/model.ts';
 import { DAY_MS, HOUR_MS } from '../core/clock.ts';
 import { DEFAULT_METHOD, type MethodParams } from '../core/scoring/method.ts';
 import { PILLARS, type Pillar } from '../core/vendors/model.ts';
@@ -171,8 +172,29 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       'PURERANK_REQUEST_TIMEOUT_SECONDS must be at least PURERANK_HEADERS_TIMEOUT_SECONDS (a request includes its headers)',
     );
   }
+  checkPlanLimits(cfg.limits);
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(cfg.logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }
   return Object.freeze(cfg);
+}
+
+/**
+ * Plan limits obey the bounds of per-account limits (core/accounts/custom-limits.ts: integers, A
+ * ≤ 10,000,000 / h, B ≤ 1,000,000 / 24 h for the memory of the rolling window), except that 0 is
+ * allowed: a plan without access to a variant (free).
+ */
+function checkPlanLimits(limits: Config['limits']): void {
+  const sets = [
+    ['hourly', limits.hourly, RATE_LIMIT_BOUNDS.rateLimitA.max],
+    ['daily', limits.daily, RATE_LIMIT_BOUNDS.rateLimitB.max],
+  ] as const;
+  for (const [name, byPlan, max] of sets) {
+    for (const plan of PLANS) {
+      const n = byPlan[plan];
+      if (!Number.isSafeInteger(n) || n < 0 || n > max) {
+        throw new ConfigError(`limits.${name}.${plan} must be a whole number from 0 to ${max}, got ${n}`);
+      }
+    }
+  }
 }

@@ -1,6 +1,11 @@
 import { DomainError, notFound } from '../errors.ts';
 import { type WriteRecordsDeps, writeRecords } from '../import/write-records.ts';
-import { misplacedLimit, misplacedLimitMessage } from './custom-limits.ts';
+import {
+  misplacedLimit,
+  misplacedLimitMessage,
+  outOfBoundsLimit,
+  outOfBoundsMessage,
+} from './custom-limits.ts';
 import type { Account, Plan } from './model.ts';
 
 /** A change of an account's plan and limits: fields not given are kept; a null limit is the plan's. */
@@ -33,6 +38,10 @@ export async function changeAccount(
       'invalid_parameter',
       'An account change must set at least one of plan, rateLimitA, rateLimitB.',
     );
+  }
+  const outside = outOfBoundsLimit(change);
+  if (outside) {
+    throw new DomainError('invalid_parameter', `${outOfBoundsMessage(outside)}.`, { parameter: outside });
   }
   const previous = await deps.accounts.findByName(name);
   if (!previous) throw notFound('Account', name);

@@ -1,6 +1,11 @@
 import { DomainError } from '../errors.ts';
 import type { AccountStore } from '../ports.ts';
-import { misplacedLimit, misplacedLimitMessage } from './custom-limits.ts';
+import {
+  misplacedLimit,
+  misplacedLimitMessage,
+  outOfBoundsLimit,
+  outOfBoundsMessage,
+} from './custom-limits.ts';
 import type { Account, Plan } from './model.ts';
 
 export interface AccountDeps {
@@ -18,6 +23,10 @@ export async function createAccount(
       'invalid_parameter',
       'Account names are 1-100 letters, digits, spaces, dots, dashes or underscores.',
     );
+  }
+  const outside = outOfBoundsLimit(input);
+  if (outside) {
+    throw new DomainError('invalid_parameter', `${outOfBoundsMessage(outside)}.`, { parameter: outside });
   }
   const misplaced = misplacedLimit(input.plan, input);
   if (misplaced) {

@@ -1,5 +1,7 @@
 import { type Static, Type as T } from '@sinclair/typebox';
+import { RATE_LIMIT_BOUNDS } from '../accounts/custom-limits.ts';
 import { MAX_BATCH_ID_LENGTH } from '../batches/model.ts';
+import { TOTAL_USD_BOUNDS, VIAL_MG_BOUNDS } from '../prices/bounds.ts';
 
 /**
  * The JSON Lines import format (DESIGN.md §5, docs/import-format.md). One record per line with a
@@ -15,15 +17,21 @@ const Timestamp = T.String({ format: 'date-time' });
 const Url = T.String({ format: 'uri', maxLength: 2048 });
 const Score = T.Integer({ minimum: 0, maximum: 100 });
 
+/** The bounds of a custom limit (core/accounts/custom-limits.ts) as a schema range. */
+const limitRange = (field: keyof typeof RATE_LIMIT_BOUNDS) => ({
+  minimum: RATE_LIMIT_BOUNDS[field].min,
+  maximum: RATE_LIMIT_BOUNDS[field].max,
+});
+
 export const AccountRecord = T.Object(
   {
     type: T.Literal('account'),
     name: Name,
     plan: T.Union([T.Literal('free'), T.Literal('pro'), T.Literal('enterprise'), T.Literal('custom')]),
     /** Requests per UTC hour on Variant A for a custom plan; null = the plan default. */
-    rateLimitA: T.Optional(T.Union([T.Integer({ minimum: 1 }), T.Null()])),
+    rateLimitA: T.Optional(T.Union([T.Integer(limitRange('rateLimitA')), T.Null()])),
     /** Requests per rolling 24 h on Variant B for a custom plan; null = the plan default. */
-    rateLimitB: T.Optional(T.Union([T.Integer({ minimum: 1 }), T.Null()])),
+    rateLimitB: T.Optional(T.Union([T.Integer(limitRange('rateLimitB')), T.Null()])),
   },
   { additionalProperties: false },
 );
@@ -82,9 +90,9 @@ export const PriceRecord = T.Object(
     type: T.Literal('price'),
     vendorSlug: Slug,
     peptideSlug: Slug,
-    vialMg: T.Number({ exclusiveMinimum: 0, maximum: 100_000 }),
+    vialMg: T.Number({ minimum: VIAL_MG_BOUNDS.min, maximum: VIAL_MG_BOUNDS.max }),
     source: T.Union([T.Literal('baseline'), T.Literal('live')]),
-    totalUsd: T.Number({ minimum: 0, maximum: 1_000_000 }),
+    totalUsd: T.Number({ minimum: TOTAL_USD_BOUNDS.min, maximum: TOTAL_USD_BOUNDS.max }),
     inStock: T.Boolean(),
     updatedAt: Timestamp,
   },

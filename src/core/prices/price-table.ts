@@ -1,4 +1,5 @@
 import { DAY_MS, HOUR_MS } from '../clock.ts';
+import { perMgOf } from './bounds.ts';
 import type { PriceRow, StoredPrice } from './model.ts';
 
 export interface StalenessRules {
@@ -26,13 +27,17 @@ export function mergePriceTable(
   const merged: PriceRow[] = [];
   for (const r of rows) {
     if (r.source === 'baseline' && live.has(`${r.vendorSlug}\u0000${r.vialMg}`)) continue;
+    const perMg = perMgOf(r.totalUsd, r.vialMg);
+    // A row stored before the bounds (core/prices/bounds.ts), with a vial so small that perMg is
+    // not finite, is no product: it is left out rather than served as perMg null.
+    if (!Number.isFinite(perMg)) continue;
     const isLive = r.source === 'live';
     merged.push({
       vendorSlug: r.vendorSlug,
       vendorName: r.vendorName,
       totalUsd: r.totalUsd,
       vialMg: r.vialMg,
-      perMg: r.totalUsd / r.vialMg,
+      perMg,
       inStock: r.inStock,
       claimed: r.claimed,
       live: isLive,

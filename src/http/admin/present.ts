@@ -1,3 +1,4 @@
+import { appliedLimit } from '../../core/accounts/custom-limits.ts';
 import type { Account } from '../../core/accounts/model.ts';
 import type { StoredEvent } from '../../core/events/model.ts';
 import type { ApiKeyInfo } from '../../core/keys/model.ts';
@@ -7,8 +8,9 @@ import type { ApiKeyInfo } from '../../core/keys/model.ts';
 export const presentAccount = (a: Account) => ({
   name: a.name,
   plan: a.plan,
-  rateLimitA: a.rateLimitA,
-  rateLimitB: a.rateLimitB,
+  // What is applied: a stored limit outside the bounds is clamped when read (custom-limits.ts).
+  rateLimitA: appliedLimit('rateLimitA', a.rateLimitA),
+  rateLimitB: appliedLimit('rateLimitB', a.rateLimitB),
   createdAt: a.createdAt,
 });
 

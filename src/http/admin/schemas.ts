@@ -1,8 +1,10 @@
 import { type Static, Type as T, type TSchema } from '@sinclair/typebox';
+import { type LimitField, RATE_LIMIT_BOUNDS } from '../../core/accounts/custom-limits.ts';
 import { PLANS } from '../../core/accounts/model.ts';
 import { EVENT_TYPES, type EventType } from '../../core/events/model.ts';
 import { OVERRIDE_FIELDS, type OverrideField, SLUG_PATTERN } from '../../core/import/records.ts';
 import { MAX_LISTING_ROWS } from '../../core/operator/operator.ts';
+import { TOTAL_USD_BOUNDS, VIAL_MG_BOUNDS } from '../../core/prices/bounds.ts';
 import { INTEGER_PARAM_MAX } from '../../core/validation/integers.ts';
 import type { ListingPlan } from '../../core/vendors/model.ts';
 import { ErrorBodySchema } from '../shared-schemas.ts';
@@ -44,11 +46,15 @@ const AccountName = T.String({
   description: '1–100 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit.',
 });
 
-const RateLimitInput = (description: string) =>
+/** A custom limit: the bounds of core/accounts/custom-limits.ts, so the OpenAPI document shows them. */
+const RateLimitInput = (field: LimitField, description: string) =>
   T.Unsafe<number | null>({
     type: ['integer', 'null'],
-    minimum: 1,
-    description: `${description} \`null\` = the plan's default. Used by the \`custom\` plan.`,
+    minimum: RATE_LIMIT_BOUNDS[field].min,
+    maximum: RATE_LIMIT_BOUNDS[field].max,
+    description:
+      `${description} An integer from ${RATE_LIMIT_BOUNDS[field].min} to ${RATE_LIMIT_BOUNDS[field].max}; ` +
+      `\`null\` = the plan's default. Used by the \`custom\` plan.`,
   });
 
 // ---- headers and errors ---------------------------------------------------------------------
@@ -179,8 +185,10 @@ export const CreateAccountBody = T.Object(
   {
     name: AccountName,
     plan: StringEnum(PLANS),
-    rateLimitA: T.Optional(RateLimitInput('Requests per UTC hour on /v1.')),
-    rateLimitB: T.Optional(RateLimitInput('Requests per rolling 24 h on /api/v1.')),
+    rateLimitA: T.Optional(RateLimitInput('rateLimitA', 'Requests per UTC hour on /v1.')),
+    rateLimitB: T.Optional(
+      RateLimitInput('rateLimitB', 'Requests per rolling 24 h on /api/v1 (≤ 4 MB of window per key).'),
+    ),
   },
   { additionalProperties: false },
 );
@@ -189,8 +197,10 @@ export type CreateAccountBody = Static<typeof CreateAccountBody>;
 export const UpdateAccountBody = T.Object(
   {
     plan: T.Optional(StringEnum(PLANS)),
-    rateLimitA: T.Optional(RateLimitInput('Requests per UTC hour on /v1.')),
-    rateLimitB: T.Optional(RateLimitInput('Requests per rolling 24 h on /api/v1.')),
+    rateLimitA: T.Optional(RateLimitInput('rateLimitA', 'Requests per UTC hour on /v1.')),
+    rateLimitB: T.Optional(
+      RateLimitInput('rateLimitB', 'Requests per rolling 24 h on /api/v1 (≤ 4 MB of window per key).'),
+    ),
   },
   { additionalProperties: false, description: 'At least one field. Absent fields keep their value.' },
 );
@@ -285,8 +295,16 @@ export const AdminVendorWrite = T.Object(
 export const ListingRowBody = T.Object(
   {
     peptideSlug: Slug('Peptide slug; the peptide must exist.'),
-    vialMg: T.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Vial size in mg.' }),
-    totalUsd: T.Number({ minimum: 0, maximum: 1_000_000, description: 'Price of the vial in US dollars.' }),
+    vialMg: T.Number({
+      minimum: VIAL_MG_BOUNDS.min,
+      maximum: VIAL_MG_BOUNDS.max,
+      description: `Vial size in mg, ${VIAL_MG_BOUNDS.min} to ${VIAL_MG_BOUNDS.max}.`,
+    }),
+    totalUsd: T.Number({
+      minimum: TOTAL_USD_BOUNDS.min,
+      maximum: TOTAL_USD_BOUNDS.max,
+      description: `Price of the vial in US dollars, ${TOTAL_USD_BOUNDS.min} to ${TOTAL_USD_BOUNDS.max}.`,
+    }),
     inStock: T.Boolean(),
     updatedAt: T.Optional(InputTimestamp('When the vendor last confirmed the row.')),
   },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config/config.ts';
+import { appliedLimit } from '../../core/accounts/custom-limits.ts';
 import { HOUR_MS } from '../../core/clock.ts';
 import type { Principal } from '../../core/keys/model.ts';
 import type { RateLimitPolicy } from '../../core/ratelimit/model.ts';
@@ -40,7 +41,9 @@ export function policiesA(config: Readonly<Config>): (principal: Principal) => R
   const policies = new Map<number, RateLimitPolicy>();
   return (p: Principal): RateLimitPolicy => {
     // Per-account limits are a custom-plan arrangement; every other plan gets its plan's limit.
-    const limit = (p.plan === 'custom' ? p.rateLimitA : null) ?? config.limits.hourly[p.plan];
+    // A stored limit outside the bounds (written before them) is clamped: custom-limits.ts.
+    const limit =
+      (p.plan === 'custom' ? appliedLimit('rateLimitA', p.rateLimitA) : null) ?? config.limits.hourly[p.plan];
     let policy = policies.get(limit);
     if (!policy) {
       // Fixed windows aligned to the UTC hour: the epoch is hour-aligned, so windowMs alone does it.

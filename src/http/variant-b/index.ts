@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config/config.ts';
+import { appliedLimit } from '../../core/accounts/custom-limits.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import type { Principal } from '../../core/keys/model.ts';
 import type { RateLimitPolicy } from '../../core/ratelimit/model.ts';
@@ -40,7 +41,9 @@ export function policiesB(config: Readonly<Config>): (principal: Principal) => R
   const policies = new Map<number, RateLimitPolicy>();
   return (p: Principal): RateLimitPolicy => {
     // Per-account limits are a custom-plan arrangement; every other plan gets its plan's limit.
-    const limit = (p.plan === 'custom' ? p.rateLimitB : null) ?? config.limits.daily[p.plan];
+    // A stored limit outside the bounds (written before them) is clamped: custom-limits.ts.
+    const limit =
+      (p.plan === 'custom' ? appliedLimit('rateLimitB', p.rateLimitB) : null) ?? config.limits.daily[p.plan];
     let policy = policies.get(limit);
     if (!policy) {
       policy = { kind: 'rolling', limit, windowMs: DAY_MS };
