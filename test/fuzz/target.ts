@@ -46,7 +46,8 @@ export async function startTarget(dialect: Dialect = 'sqlite'): Promise<FuzzTarg
   try {
     await seedDemo({ store: ctx.container.store.imports, clock: ctx.clock });
     await ctx.container.freshness.refresh();
-    const huge = { rateLimitA: 1_000_000_000, rateLimitB: 1_000_000_000 };
+    // The largest custom limits there are (decision 0006).
+    const huge = { rateLimitA: 10_000_000, rateLimitB: 1_000_000 };
     const revoked = await ctx.keyFor('pro', 'fuzz-revoked');
     await revokeKey(ctx.container.store, revoked);
     const world: FuzzWorld = {

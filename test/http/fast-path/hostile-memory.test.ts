@@ -62,7 +62,7 @@ describe('memory under hostile headers and URLs', () => {
         reason: 'test',
       })),
     ]);
-    key = await ctx.keyFor('custom', undefined, { rateLimitA: 10_000_000, rateLimitB: 10_000_000 });
+    key = await ctx.keyFor('custom', undefined, { rateLimitA: 10_000_000, rateLimitB: 1_000_000 });
     const base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     port = Number(new URL(base).port);
   });
