@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { importJsonLines } from '../core/import/import-data.ts';
-import { decodeJsonLines } from '../core/import/json-lines.ts';
+import { importJsonLineBatches } from '../core/import/import-data.ts';
+import { decodeJsonLineBatches } from '../core/import/json-lines.ts';
 import { withContainer } from './context.ts';
 import { CliError } from './output.ts';
 import { Progress } from './progress.ts';
@@ -30,8 +30,8 @@ export function importCommand(program: Command): void {
         const input: AsyncIterable<Uint8Array> = file === '-' ? process.stdin : createReadStream(file);
         const parse = new Progress('reading');
         const write = new Progress('writing');
-        const result = await importJsonLines(
-          decodeJsonLines(input),
+        const result = await importJsonLineBatches(
+          decodeJsonLineBatches(input),
           { store: store.imports, clock },
           {
             reason: 'import',
@@ -41,10 +41,14 @@ export function importCommand(program: Command): void {
         parse.done();
         if (!result.ok) {
           for (const e of result.errors) process.stderr.write(`line ${e.line}: ${e.message}\n`);
+          // The parser keeps only the first errors (a file of millions of bad lines must not hold
+          // them all); the rest are counted.
+          const unlisted = result.errorCount - result.errors.length;
+          if (unlisted > 0) process.stderr.write(`… and ${unlisted} more errors, not listed\n`);
           // Lines and errors are counted apart: one line can break several rules (its references),
           // and the HTTP report says the same (a message counting lines, error_count the errors).
-          const n = new Set(result.errors.map((e) => e.line)).size;
-          const k = result.errors.length;
+          const n = result.badLines;
+          const k = result.errorCount;
           const errors = k === n ? '' : ` (${k} errors)`;
           throw new CliError(`${n} bad line${n === 1 ? '' : 's'}${errors} in ${file}; nothing was imported`);
         }

@@ -5,7 +5,8 @@
  *
  * - a line ends at LF; a CR just before the LF is part of the line ending (CRLF);
  * - each line must be UTF-8. A line that is not is handed on as an `UndecodableLine`, which the
- *   parser reports by number, so a stray byte is an error rather than a silent U+FFFD.
+ *   parser reports by number, so a stray byte is an error rather than a silent U+FFFD;
+ * - a line longer than MAX_LINE_BYTES is handed on as an `OverlongLine`, unread.
  *
  * Lines are split on the LF byte before decoding. 0x0A never occurs inside a multi-byte UTF-8
  * sequence, so a character split across two read chunks is simply joined with the rest of its
@@ -21,10 +22,37 @@ export interface UndecodableLine {
   readonly value: number;
 }
 
-/** One line of an import file: its text, or the fact that it could not be decoded. */
-export type ImportLine = string | UndecodableLine;
+/** A line longer than the limit: its bytes were skipped, never decoded nor held. */
+export interface OverlongLine {
+  readonly overlong: true;
+  /** The limit it broke, in bytes. */
+  readonly limit: number;
+}
+
+/** One line of an import file: its text, or the reason it could not be read. */
+export type ImportLine = string | UndecodableLine | OverlongLine;
+
+/**
+ * The longest line an import reads, in bytes (without its LF; a CR before it counts). The largest
+ * real record (a vendor description or review body at its length limit, escaped) is far below
+ * it. A longer line is a bad line without being decoded or parsed, and its bytes are not kept,
+ * so a file that is one huge line costs no more memory than a short one.
+ */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+/**
+ * Bytes decoded at a time. A request body arrives as one buffer of up to 64 MiB; decoding and
+ * splitting it whole made one 64 MiB string and an array of every line (33 million for a body
+ * of `x\n`). In slices, the text alive at once is one slice's.
+ */
+const SLICE_BYTES = 64 * 1024;
 
 const LF = 0x0a;
+
+export interface DecodeOptions {
+  /** Defaults to MAX_LINE_BYTES (tests use a smaller one). */
+  maxLineBytes?: number;
+}
 
 /**
  * Yields the lines of a JSON Lines document given as byte chunks (a file or socket stream, or one
@@ -32,47 +60,138 @@ const LF = 0x0a;
  */
 export async function* decodeJsonLines(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  opts: DecodeOptions = {},
 ): AsyncGenerator<ImportLine> {
-  // fatal: a bad sequence throws instead of becoming U+FFFD. ignoreBOM: each decode() call is its
-  // own stream, so without it a U+FEFF at the start of every line would vanish; the file's BOM is
-  // dropped explicitly below instead.
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  /** Bytes of the unfinished line, copied (a stream may reuse a chunk's memory). */
-  let carry: Uint8Array[] = [];
-  let first = true;
-  const lines = (region: Uint8Array, complete: boolean): ImportLine[] => {
-    const out = splitRegion(decoder, region, complete);
-    if (first && out.length > 0) {
-      first = false;
-      const line = out[0]!;
-      if (typeof line === 'string' && line.charCodeAt(0) === 0xfeff) out[0] = line.slice(1);
-    }
-    return out;
-  };
-  for await (const chunk of chunks) {
-    const last = chunk.lastIndexOf(LF);
-    if (last < 0) {
-      if (chunk.length > 0) carry.push(chunk.slice());
-      continue;
-    }
-    const head = chunk.subarray(0, last + 1);
-    const region = carry.length > 0 ? concat([...carry, head]) : head;
-    carry = last + 1 < chunk.length ? [chunk.slice(last + 1)] : [];
-    yield* lines(region, true);
-  }
-  if (carry.length > 0) yield* lines(concat(carry), false);
+  for await (const batch of decodeJsonLineBatches(chunks, opts)) yield* batch;
 }
 
 /**
- * The lines of `region`, which ends with LF when `complete` (else it is the file's last line).
- * Decodes the whole region in one call, the common case; only a region holding a bad byte is
- * decoded line by line, to name the bad lines and keep the good ones.
+ * As decodeJsonLines, but yields the lines a few at a time (those of at most SLICE_BYTES of
+ * input, never an empty array): the import's hot path, where one await per line of a file of
+ * millions of lines would cost more than the lines' own parsing.
+ */
+export async function* decodeJsonLineBatches(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  opts: DecodeOptions = {},
+): AsyncGenerator<ImportLine[]> {
+  const splitter = new LineSplitter(opts.maxLineBytes ?? MAX_LINE_BYTES);
+  for await (const chunk of chunks) {
+    for (let at = 0; at < chunk.length; at += splitter.slice) {
+      const out = splitter.push(chunk.subarray(at, Math.min(chunk.length, at + splitter.slice)));
+      if (out.length > 0) yield out;
+    }
+  }
+  const out = splitter.end();
+  if (out.length > 0) yield out;
+}
+
+/** The state between slices: the unfinished line, or the fact that it is being skipped. */
+class LineSplitter {
+  // fatal: a bad sequence throws instead of becoming U+FFFD. ignoreBOM: each decode() call is its
+  // own stream, so without it a U+FEFF at the start of every line would vanish; the file's BOM is
+  // dropped explicitly below instead.
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  /** Bytes of the unfinished line, copied (a stream may reuse a chunk's memory). */
+  private carry: Uint8Array[] = [];
+  private carryBytes = 0;
+  /** The current line is past the limit: its bytes are dropped up to its LF. */
+  private skipping = false;
+  private first = true;
+  /**
+   * Slice size, at most the limit: a line that lies inside one slice is then within the limit,
+   * so only a line spanning slices (through `carry`) needs its length checked.
+   */
+  readonly slice: number;
+  private readonly overlong: OverlongLine;
+
+  constructor(private readonly limit: number) {
+    this.slice = Math.max(1, Math.min(SLICE_BYTES, limit));
+    this.overlong = { overlong: true, limit };
+  }
+
+  push(piece: Uint8Array): ImportLine[] {
+    const out: ImportLine[] = [];
+    let start = 0;
+    if (this.skipping) {
+      const lf = piece.indexOf(LF);
+      if (lf < 0) return out;
+      out.push(this.overlong);
+      this.skipping = false;
+      start = lf + 1;
+    } else if (this.carryBytes > 0) {
+      const lf = piece.indexOf(LF);
+      const end = lf < 0 ? piece.length : lf;
+      if (this.carryBytes + end > this.limit) {
+        this.dropCarry();
+        if (lf < 0) {
+          this.skipping = true;
+          return out;
+        }
+        out.push(this.overlong);
+      } else if (lf < 0) {
+        this.keep(piece);
+        return out;
+      } else {
+        const line = concat([...this.carry, piece.subarray(0, lf + 1)]);
+        this.dropCarry();
+        this.split(line, true, out);
+      }
+      start = lf + 1;
+    }
+    const last = piece.lastIndexOf(LF);
+    if (last >= start) {
+      this.split(piece.subarray(start, last + 1), true, out);
+      start = last + 1;
+    }
+    if (start < piece.length) {
+      if (piece.length - start > this.limit) this.skipping = true;
+      else this.keep(piece.subarray(start));
+    }
+    return out;
+  }
+
+  /** The file's last line, if it has no final LF. */
+  end(): ImportLine[] {
+    const out: ImportLine[] = [];
+    if (this.skipping) out.push(this.overlong);
+    else if (this.carryBytes > 0) this.split(concat(this.carry), false, out);
+    this.skipping = false;
+    this.dropCarry();
+    return out;
+  }
+
+  private keep(bytes: Uint8Array): void {
+    this.carry.push(bytes.slice());
+    this.carryBytes += bytes.length;
+  }
+
+  private dropCarry(): void {
+    this.carry = [];
+    this.carryBytes = 0;
+  }
+
+  private split(region: Uint8Array, complete: boolean, out: ImportLine[]): void {
+    const from = out.length;
+    splitRegion(this.decoder, region, complete, out);
+    if (this.first && out.length > from) {
+      this.first = false;
+      const line = out[from]!;
+      if (typeof line === 'string' && line.charCodeAt(0) === 0xfeff) out[from] = line.slice(1);
+    }
+  }
+}
+
+/**
+ * Appends the lines of `region`, which ends with LF when `complete` (else it is the file's last
+ * line). Decodes the whole region in one call, the common case; only a region holding a bad byte
+ * is decoded line by line, to name the bad lines and keep the good ones.
  */
 function splitRegion(
   decoder: InstanceType<typeof TextDecoder>,
   region: Uint8Array,
   complete: boolean,
-): ImportLine[] {
+  out: ImportLine[],
+): void {
   let text: string | null = null;
   try {
     text = decoder.decode(region);
@@ -82,10 +201,9 @@ function splitRegion(
   if (text !== null) {
     const parts = text.split('\n');
     if (complete) parts.pop(); // the empty text after the region's final LF
-    for (let i = 0; i < parts.length; i++) parts[i] = dropCr(parts[i]!);
-    return parts;
+    for (const part of parts) out.push(dropCr(part));
+    return;
   }
-  const out: ImportLine[] = [];
   let start = 0;
   while (start < region.length) {
     let end = region.indexOf(LF, start);
@@ -99,7 +217,6 @@ function splitRegion(
     }
     start = end + 1;
   }
-  return out;
 }
 
 const dropCr = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line);

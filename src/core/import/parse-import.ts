@@ -26,6 +26,9 @@ const CHECKS = Object.fromEntries(
   Object.entries(RECORD_SCHEMAS).map(([type, schema]) => [type, TypeCompiler.Compile(schema as TSchema)]),
 ) as Record<RecordType, TypeCheck<TSchema>>;
 
+/** How many errors an import keeps to report (the first, by line); the rest are counted. */
+export const MAX_LISTED_ERRORS = 1000;
+
 /** Clock skew tolerated by the "not in the future" checks (5 minutes, in ms). */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
@@ -36,27 +39,52 @@ const FUTURE_TOLERANCE_MS = 5 * 60_000;
  */
 export class ImportParser {
   readonly batch: ImportBatch = emptyImportBatch();
-  readonly errors: ImportLineError[] = [];
   private readonly lineOf = new Map<ImportRecord, number>();
   private readonly seenKeys = new Map<string, number>();
+  private listed: ImportLineError[] = [];
+  /** Every error found, listed or not. */
+  errorCount = 0;
+  /** Lines with at least one error (a line can break several reference rules). */
+  badLines = 0;
   lines = 0;
+  private readonly maxListed: number;
+  private finished = false;
 
-  constructor(private readonly nowMs: number) {}
+  /**
+   * `maxListed`: how many errors the parser keeps (the first ones, in line order). A file of
+   * millions of bad lines must not cost an object per line: beyond the cap they are counted only.
+   */
+  constructor(
+    private readonly nowMs: number,
+    opts: { maxListed?: number } = {},
+  ) {
+    this.maxListed = opts.maxListed ?? MAX_LISTED_ERRORS;
+  }
 
-  /** One line of the file: its text, or the bytes json-lines.ts could not decode as UTF-8. */
+  /** The first `maxListed` errors in line order (all of them when there are no more). */
+  get errors(): ImportLineError[] {
+    this.trimListed();
+    return this.listed;
+  }
+
+  /** One line of the file: its text, or the reason json-lines.ts could not read it. */
   addLine(text: ImportLine, line: number): void {
     this.lines = line;
     if (typeof text !== 'string') {
+      if ('overlong' in text) {
+        this.fail(line, `longer than ${text.limit} bytes; not read`);
+        return;
+      }
       const hex = text.value.toString(16).toUpperCase().padStart(2, '0');
       this.fail(line, `not valid UTF-8: byte 0x${hex} at byte ${text.byte} of the line`);
       return;
     }
+    // Blank lines are free: a file of nothing but newlines must cost next to nothing per line.
+    if (text.length === 0) return;
     const trimmed = text.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(trimmed);
-    } catch {
+    const value = parseJsonLine(trimmed);
+    if (value === NOT_JSON) {
       this.fail(line, 'not valid JSON');
       return;
     }
@@ -109,8 +137,12 @@ export class ImportParser {
     (this.batch[record.type] as ImportRecord[]).push(record);
   }
 
-  /** Reference checks; call once all lines are in. Returns the errors (also kept in `errors`). */
+  /**
+   * Reference checks; call once all lines are in. Returns the listed errors (also `errors`);
+   * `errorCount` and `badLines` then count them all.
+   */
   finish(existing: ExistingKeys): ImportLineError[] {
+    this.finished = true;
     const b = this.batch;
     const has = (set: Set<string>, inFile: Iterable<string>) => {
       const all = new Set(inFile);
@@ -136,12 +168,18 @@ export class ImportParser {
       existing.reviews,
       b.review.map((r) => r.id),
     );
+    // Records only reach the batch without a line error, so a record failing here makes a line
+    // bad that was not; it is counted once however many references it breaks.
+    let lastBad: ImportRecord | null = null;
     const ref = (r: ImportRecord, ok: boolean, what: string) => {
-      if (!ok)
-        this.fail(
-          this.lineOf.get(r) ?? 0,
-          `${r.type}: ${what} does not exist (not in this file nor in the database)`,
-        );
+      if (ok) return;
+      this.record(
+        this.lineOf.get(r) ?? 0,
+        `${r.type}: ${what} does not exist (not in this file nor in the database)`,
+      );
+      this.errorCount++;
+      if (lastBad !== r) this.badLines++;
+      lastBad = r;
     };
     for (const r of b.claim) {
       ref(r, vendor(r.vendorSlug), `vendor '${r.vendorSlug}'`);
@@ -162,7 +200,6 @@ export class ImportParser {
       if (r.account !== undefined) ref(r, account(r.account), `account '${r.account}'`);
     }
     for (const r of b.override) ref(r, vendor(r.vendorSlug), `vendor '${r.vendorSlug}'`);
-    this.errors.sort((x, y) => x.line - y.line);
     return this.errors;
   }
 
@@ -201,10 +238,59 @@ export class ImportParser {
     }
   }
 
+  /** A line's own error (its text or record): at most one per line, found in line order. */
   private fail(line: number, message: string): void {
-    this.errors.push({ line, message });
+    this.errorCount++;
+    this.badLines++;
+    this.record(line, message);
+  }
+
+  /**
+   * Keeps an error if it can be among the first `maxListed` by line. Line errors come in line
+   * order, so once the list is full a later one cannot; reference errors (finish) come in record
+   * order, so they are gathered and the list cut back to the first ones whenever it doubles.
+   */
+  private record(line: number, message: string): void {
+    if (!this.finished) {
+      if (this.listed.length < this.maxListed) this.listed.push({ line, message });
+      return;
+    }
+    this.listed.push({ line, message });
+    if (this.listed.length >= 2 * this.maxListed) this.trimListed();
+  }
+
+  /** Sorts by line (stable: a line's errors keep their order) and keeps the first ones. */
+  private trimListed(): void {
+    this.listed.sort((x, y) => x.line - y.line);
+    if (this.listed.length > this.maxListed) this.listed.length = this.maxListed;
   }
 }
+
+const NOT_JSON = Symbol('not JSON');
+
+/**
+ * JSON.parse, cheaper on the garbage a bad file is made of: a failed JSON.parse costs some
+ * microseconds (it builds a SyntaxError), which over the 33 million lines a 64 MiB body can hold
+ * is minutes. A text that cannot be JSON by its first or last character is refused without
+ * parsing (an object must end with `}`), and the error a real parse throws skips its stack trace.
+ */
+function parseJsonLine(text: string): unknown {
+  const first = text.charCodeAt(0);
+  if (first === 0x7b ? text.charCodeAt(text.length - 1) !== 0x7d : !MAY_START_JSON[first]) return NOT_JSON;
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** First characters of a JSON value other than an object: `[`, `"`, `-`, digits, true/false/null. */
+const MAY_START_JSON: boolean[] = [];
+for (const c of '["-0123456789tfn') MAY_START_JSON[c.charCodeAt(0)] = true;
 
 function naturalKey(r: ImportRecord): string {
   switch (r.type) {

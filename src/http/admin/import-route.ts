@@ -1,15 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { importJsonLines } from '../../core/import/import-data.ts';
-import { decodeJsonLines } from '../../core/import/json-lines.ts';
+import { importJsonLineBatches } from '../../core/import/import-data.ts';
+import { decodeJsonLineBatches } from '../../core/import/json-lines.ts';
+import { MAX_LISTED_ERRORS } from '../../core/import/parse-import.ts';
 import { sendError } from '../error-body.ts';
 import type { AppServices } from '../services.ts';
 import { ErrorBodySchema } from '../shared-schemas.ts';
 import { adminErrors } from './schemas.ts';
-
-/** The import report lists at most this many bad lines; `error_count` has them all. */
-const MAX_REPORTED = 1000;
 
 const ImportOk = T.Object(
   {
@@ -27,14 +25,16 @@ const ImportRejected = T.Object(
       message: T.String(),
       status: T.Literal(400),
       request_id: T.String(),
-      error_count: T.Integer(),
-      lines: T.Array(T.Object({ line: T.Integer(), message: T.String() })),
+      error_count: T.Integer({ description: 'Every error in the file, listed or not.' }),
+      lines: T.Array(T.Object({ line: T.Integer(), message: T.String() }), {
+        description: `The first ${MAX_LISTED_ERRORS.toLocaleString('en-US')} errors, in line order.`,
+      }),
     }),
   },
   {
     $id: 'ImportRejected',
     title: 'ImportRejected',
-    description: 'Nothing was written; every bad line is listed.',
+    description: `Nothing was written; the first ${MAX_LISTED_ERRORS.toLocaleString('en-US')} errors are listed and \`error_count\` counts them all.`,
   },
 );
 
@@ -70,7 +70,9 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
         summary: 'Import JSON Lines',
         description:
           'Loads the JSON Lines format of docs/import-format.md. All or nothing: any bad line rejects the file ' +
-          'with every bad line listed, and nothing is written. Idempotent (upserts by natural key).',
+          `with its bad lines counted and the first ${MAX_LISTED_ERRORS.toLocaleString('en-US')} errors listed, and ` +
+          'nothing is written. Idempotent (upserts by natural key). The write is one transaction, during which a ' +
+          'SQLite server answers nothing else: large files belong in `purerank import FILE` (docs/operator-api.md).',
         tags: ['import'],
         consumes: ['application/x-ndjson'],
         body: T.String({ description: 'JSON Lines, one record per line.' }),
@@ -81,7 +83,7 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
           // body, a header the parser refuses) gets the common error body.
           400: T.Union([ImportRejected, T.Ref(ErrorBodySchema)], {
             description:
-              'Bad lines (`ImportRejected`: nothing was written, every bad line is listed), or a request ' +
+              'Bad lines (`ImportRejected`: nothing was written, the first bad lines are listed), or a request ' +
               'refused before its lines were read (the common error body).',
           }),
         },
@@ -100,21 +102,20 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
       },
     },
     async (request, reply) => {
-      const result = await importJsonLines(
-        decodeJsonLines([request.body]),
+      const result = await importJsonLineBatches(
+        decodeJsonLineBatches([request.body]),
         { store: s.store.imports, clock: s.clock },
         { reason: 'admin import' },
       );
       if (!result.ok) {
-        const n = new Set(result.errors.map((e) => e.line)).size;
         return reply.code(400).send({
           error: {
             code: 'invalid_parameter',
-            message: `The file has ${n} bad line${n === 1 ? '' : 's'}; nothing was imported.`,
+            message: rejectionMessage(result.badLines, result.errorCount, result.errors.length),
             status: 400,
             request_id: request.id,
-            error_count: result.errors.length,
-            lines: result.errors.slice(0, MAX_REPORTED),
+            error_count: result.errorCount,
+            lines: result.errors,
           },
         });
       }
@@ -122,4 +123,13 @@ export function importRoute(app: FastifyInstance, s: AppServices): void {
       return { imported: true, lines: result.lines, counts: result.counts };
     },
   );
+}
+
+/** "The file has 6 bad lines; nothing was imported." and, when the list is cut, what was left out. */
+export function rejectionMessage(badLines: number, errorCount: number, listed: number): string {
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const head = `The file has ${fmt(badLines)} bad line${badLines === 1 ? '' : 's'}; nothing was imported.`;
+  if (listed >= errorCount) return head;
+  const more = errorCount - listed;
+  return `${head} The first ${fmt(listed)} errors are listed; ${fmt(more)} more are not.`;
 }

@@ -44,6 +44,8 @@ describe.runIf(DIALECTS.includes('postgres'))('importJsonLines: smoke on Postgre
         { line: 3, message: expect.stringMatching(/peptide 'ghost' does not exist/) },
         { line: 4, message: 'not valid JSON' },
       ],
+      errorCount: 2,
+      badLines: 2,
     });
     expect(await countRows(h.store.kysely)).toEqual(rows);
     expect(await h.store.state.read()).toEqual(state);
