@@ -36,7 +36,7 @@ export function refuseNulStrings(app: FastifyInstance): void {
     if (at === null) return done();
     done(
       invalidParameter(
-        at.replace(/\u0000/g, '\\u0000') || 'body',
+        at.replaceAll('\u0000', '\\u0000') || 'body',
         'must not contain the NUL character (U+0000).',
       ),
     );

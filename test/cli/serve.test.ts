@@ -7,7 +7,7 @@ describe.concurrent.each(DIALECTS)('purerank serve (%s)', (dialect) => {
 
     it('seeds an empty database, prints a working demo key, stops gracefully and keeps quota across restarts', async () => {
       // The demo is loaded on PostgreSQL only when asked (config: PURERANK_SEED_DEMO).
-    const env = { ...db.env, PURERANK_SEED_DEMO: 'true' };
+      const env = { ...db.env, PURERANK_SEED_DEMO: 'true' };
       const first = await startServer(env);
       const key = /Demo API key \(enterprise plan\): (prk_live_\w{32})/.exec(first.output())?.[1];
       expect(key, first.output()).toBeDefined();
