@@ -240,7 +240,7 @@ describe.concurrent.each(DIALECTS)(
         expect(account).toBeNull();
         const bad = await cli('accounts', 'plan', 'other-co', '--plan', 'pro', '--rate-limit-b', '0');
         expect(oneLine(bad.stderr)).toBe(
-          `purerank: --rate-limit-b must be a whole number of at least 1 or "default", got '0'`,
+          `purerank: --rate-limit-b must be a whole number from 1 to 1000000 or "default", got '0'`,
         );
       }, 60_000);
     });
