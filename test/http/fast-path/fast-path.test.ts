@@ -119,9 +119,10 @@ describe.each(DIALECTS)('fast path for cached reads (%s)', (dialect) => {
   });
 
   it('leaves conditional, unknown-key, free-plan and odd requests to the framework', async () => {
-    await get('/api/v1/vendors');
-    const before = ctx.app.fastPath.served;
     const etag = (await get('/api/v1/vendors')).headers.get('etag')!;
+    // The fast path answers a repeat (a few tries: on PostgreSQL the version poll may take one).
+    const before = ctx.app.fastPath.served;
+    for (let i = 0; i < 4 && ctx.app.fastPath.served === before; i++) await get('/api/v1/vendors');
     const served = ctx.app.fastPath.served;
     expect(served).toBe(before + 1);
     expect((await get('/api/v1/vendors', { ...bearer(key), 'if-none-match': etag })).status).toBe(304);
@@ -153,8 +154,12 @@ describe.each(DIALECTS)('fast path for cached reads (%s)', (dialect) => {
     const limitOf = async () =>
       (await get('/api/v1/vendors/birch', bearer(k))).headers.get('x-ratelimit-limit');
     const served = ctx.app.fastPath.served;
-    expect([await limitOf(), await limitOf()]).toEqual(['50', '50']);
-    expect(ctx.app.fastPath.served).toBeGreaterThan(served); // the second came through the fast path
+    // The first request learns the key; a later one comes through the fast path (on PostgreSQL the
+    // once-a-second version poll can send one of them to the framework: a few tries at most).
+    const limits = [await limitOf()];
+    for (let i = 0; i < 4 && ctx.app.fastPath.served === served; i++) limits.push(await limitOf());
+    expect(new Set(limits)).toEqual(new Set(['50']));
+    expect(ctx.app.fastPath.served).toBeGreaterThan(served);
     await ctx.container.operator.updateAccount(account, { plan: 'custom', rateLimitB: 20 }, 'test');
     expect(await limitOf()).toBe('20');
     expect(await limitOf()).toBe('20');

@@ -73,7 +73,9 @@ describe.each(DIALECTS)('plan gate declared per route, on both request paths (%s
     await ctx.container.freshness.refresh();
     await overSocket('/v1/probe/enterprise', ent); // fills the cached body
     const before = ctx.app.fastPath.served;
-    expect((await overSocket('/v1/probe/enterprise', ent)).status).toBe(200);
+    // On PostgreSQL the once-a-second version poll can send one request to the framework: retry.
+    for (let i = 0; i < 4 && ctx.app.fastPath.served === before; i++)
+      expect((await overSocket('/v1/probe/enterprise', ent)).status).toBe(200);
     expect(ctx.app.fastPath.served, 'the enterprise key was answered by the fast path').toBe(before + 1);
     // The pro key alternates paths and never gets through, however often it asks.
     const statuses: number[] = [];
