@@ -49,6 +49,10 @@ export class Freshness {
         this.refreshing = null;
       }
     })();
+    // Callers that only probe (the fast path declines and moves on, a route that is not a variant's)
+    // drop the promise; a failed read (the database restarting) must not then end the process as an
+    // unhandled rejection. Callers that await it still see the error.
+    this.refreshing.catch(() => undefined);
     return this.refreshing;
   }
 }
