@@ -1,4 +1,5 @@
 import { parseIntegerParam } from '../core/validation/integers.ts';
+import { containsNul } from './nul-strings.ts';
 
 /** A request's path parameters and query, validated as the route's schemas would, defaults applied. */
 export interface ParsedParameters {
@@ -52,6 +53,14 @@ function checkOf(route: string, name: string, s: JsonSchemaLike): Check {
   throw new Error(`Cached read ${route}: parameter '${name}' has a schema the fast path cannot check.`);
 }
 
+/**
+ * Text the framework would read exactly as we do, and that no request-wide rule refuses: no U+0000
+ * (nul-strings.ts), and no U+FFFD, which URLSearchParams makes of a percent sequence that is not
+ * UTF-8 while Fastify's query parser keeps the raw text — the two would then check and key
+ * different strings. Anything else here is left to the framework.
+ */
+const plainText = (s: string): boolean => !containsNul(s) && !s.includes('\uFFFD');
+
 function decodeSegment(raw: string): string | null {
   try {
     return decodeURIComponent(raw);
@@ -98,7 +107,7 @@ export function compileParameters(url: string, params: unknown, querystring: unk
       }
       if (part === '') return null;
       const decoded = decodeSegment(part);
-      const value = decoded === null ? null : seg.check(decoded);
+      const value = decoded === null || !plainText(decoded) ? null : seg.check(decoded);
       if (value === null) return null;
       out.params[seg.name!] = String(value);
     }
@@ -112,7 +121,8 @@ export function compileParameters(url: string, params: unknown, querystring: unk
         if (p.fallback !== undefined) out.query[p.name] = p.fallback;
         continue;
       }
-      const value = p.check(all[0]!);
+      const raw = all[0]!;
+      const value = plainText(raw) ? p.check(raw) : null;
       if (value === null) return null;
       out.query[p.name] = value;
     }

@@ -4,9 +4,12 @@ import { invalidParameter } from '../core/errors.ts';
 /** How deep a JSON body is walked; deeper bodies are refused by the schemas anyway. */
 const MAX_DEPTH = 32;
 
+/** Whether a string holds U+0000, which no parameter may (the one test, shared with the fast path). */
+export const containsNul = (s: string): boolean => s.includes('\u0000');
+
 /** The first place in a value that holds U+0000, as a parameter path, or null. */
 function nulAt(value: unknown, path: string, depth: number): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (typeof value === 'string') return containsNul(value) ? path : null;
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH || Buffer.isBuffer(value)) return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -17,7 +20,7 @@ function nulAt(value: unknown, path: string, depth: number): string | null {
   }
   for (const [k, v] of Object.entries(value)) {
     const at = path ? `${path}.${k}` : k;
-    if (k.includes('\u0000')) return at;
+    if (containsNul(k)) return at;
     const found = nulAt(v, at, depth + 1);
     if (found) return found;
   }

@@ -136,6 +136,19 @@ describe.each(DIALECTS)('fast path for cached reads (%s)', (dialect) => {
     expect(ctx.app.fastPath.served).toBe(served);
   });
 
+  it('never answers what a request-wide rule refuses: U+0000, or text the two query parsers read differently', async () => {
+    // A cached answer exists that these would share a cache key with (search keys fold punctuation).
+    for (let i = 0; i < 3; i++) expect((await get('/v1/search?q=bpc')).status).toBe(200);
+    const served = ctx.app.fastPath.served;
+    const nul = await get('/v1/search?q=bpc%00');
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as { error: { message: string } }).error.message).toMatch(/NUL/);
+    // Not UTF-8: URLSearchParams would make one U+FFFD of each, Fastify keeps the 300 raw characters.
+    expect((await get(`/v1/search?q=bpc${'%C0'.repeat(100)}`)).status).toBe(400);
+    expect((await get('/v1/vendors/apex%00')).status).toBe(400);
+    expect(ctx.app.fastPath.served).toBe(served);
+  });
+
   it('counts what it serves in the same quota, and the framework refuses the one over it', async () => {
     const small = await ctx.keyFor('custom', undefined, { rateLimitB: 3 });
     const statuses: number[] = [];
