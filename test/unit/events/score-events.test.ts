@@ -3,21 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_DATA } from '../../../src/core/events/model.ts';
 import { scoreEvents } from '../../../src/core/events/score-events.ts';
 import type { ScoreChange } from '../../../src/core/scoring/recompute-result.ts';
-import type { Pillars } from '../../../src/core/vendors/model.ts';
-
-const pillars = (
-  coa: number,
-  purity: number,
-  sentiment: number,
-  transparency: number,
-  experience: number,
-): Pillars => ({
-  coa,
-  purity,
-  sentiment,
-  transparency,
-  experience,
-});
+import { pillars } from '../../support/pillars.ts';
 
 const change = (over: Partial<ScoreChange>): ScoreChange => ({
   slug: 'acme',

@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compositeOf, DEFAULT_WEIGHTS, effectiveScore, tierOf } from '../../../src/core/scoring/composite.ts';
-import type { PartialPillars, Pillars } from '../../../src/core/vendors/model.ts';
+import type { PartialPillars } from '../../../src/core/vendors/model.ts';
+import { pillars } from '../../support/pillars.ts';
 
-const pillars = (
-  coa: number,
-  purity: number,
-  sentiment: number,
-  transparency: number,
-  experience: number,
-): Pillars => ({
-  coa,
-  purity,
-  sentiment,
-  transparency,
-  experience,
-});
 const NONE: PartialPillars = {
   coa: null,
   purity: null,
