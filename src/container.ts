@@ -1,9 +1,13 @@
+import { FsCoaFileStore } from './adapters/coa-files/fs-file-store.ts';
+import { PdfPool } from './adapters/pdf/pdf-pool.ts';
 import { MemoryRateLimiter, RedisRateLimiter } from './adapters/ratelimit/index.ts';
 import { catalogTermIndex } from './adapters/search/catalog-term-index.ts';
 import type { Config } from './config/config.ts';
 import { Freshness } from './core/catalog/freshness.ts';
 import { CatalogReadModel } from './core/catalog/read-model.ts';
 import { type Clock, systemClock } from './core/clock.ts';
+import type { PdfReader } from './core/coa/model.ts';
+import { CoaVerifier } from './core/coa/verify-coa.ts';
 import { KeyAuthenticator } from './core/keys/authenticate.ts';
 import { Operator } from './core/operator/operator.ts';
 import type { RateLimiter } from './core/ratelimit/model.ts';
@@ -69,6 +73,15 @@ export async function createContainer(
   if (opts.purpose === 'cli') {
     return { config, clock, store, operator: operator(), close: () => store.close() };
   }
+  const pdfReader = new PdfPool({
+    ...(config.coa.workers !== null ? { threads: config.coa.workers } : {}),
+    timeLimitMs: config.coa.timeLimitMs,
+    heapLimitMb: config.coa.heapLimitMb,
+    maxPages: config.coa.maxPages,
+    maxInflatedBytes: config.coa.maxInflatedBytes,
+    maxQueued: 64,
+    maxQueuedBytes: config.coa.maxInflightBytes,
+  });
   try {
     const freshness = await Freshness.start(store.state);
     const limiter = await openLimiter(config, store, clock, opts.limiter ?? 'auto');
@@ -82,7 +95,10 @@ export async function createContainer(
       limiter,
       search: new CatalogSearch(catalogTermIndex),
       operator: operator(() => freshness.refresh()),
+      coa: coaVerifier(config, store, clock, pdfReader, () => freshness.refresh()),
+      pdf: pdfReader,
       async close() {
+        await pdfReader.close();
         await limiter.close();
         await store.close();
       },
@@ -91,6 +107,26 @@ export async function createContainer(
     await store.close();
     throw err;
   }
+}
+
+function coaVerifier(
+  config: Readonly<Config>,
+  store: OpenedStore,
+  clock: Clock,
+  reader: PdfReader,
+  afterWrite: () => Promise<void>,
+): CoaVerifier {
+  return new CoaVerifier({
+    store: store.coa,
+    batches: store.batches,
+    state: store.state,
+    reader,
+    writer: store.imports,
+    clock,
+    staleAfterDays: config.batchStaleAfterDays,
+    files: config.coa.storeFiles ? new FsCoaFileStore(config.coa.fileDir) : null,
+    afterWrite,
+  });
 }
 
 async function openLimiter(

@@ -64,6 +64,26 @@ export interface Config {
    * headersTimeoutMs. Env PURERANK_REQUEST_TIMEOUT_SECONDS. (Default: 60 s)
    */
   requestTimeoutMs: number;
+  /** CoA upload and reading (docs/operations in README; decision 0019). */
+  coa: CoaConfig;
+}
+
+export interface CoaConfig {
+  /** Largest PDF accepted, bytes; larger is 413 before the body is read. Env COA_MAX_BYTES. (10 MB) */
+  maxBytes: number;
+  /** Keep uploaded PDFs (COA_STORE_FILES), in `fileDir` (COA_FILE_DIR), outside the database. */
+  storeFiles: boolean;
+  fileDir: string;
+  /** Worker threads that read PDFs (COA_WORKERS; default cores − 1, at least 1). */
+  workers: number | null;
+  /** Per document: wall time (COA_TIME_LIMIT_MS), worker heap (COA_HEAP_MB), pages (COA_MAX_PAGES). */
+  timeLimitMs: number;
+  heapLimitMb: number;
+  maxPages: number;
+  /** What one document's compressed streams may inflate to in all (COA_MAX_INFLATED_MB). */
+  maxInflatedBytes: number;
+  /** Upload bodies held in memory at once, bytes (COA_INFLIGHT_MB); past it, 503. */
+  maxInflightBytes: number;
 }
 
 export const DEFAULTS: Config = {
@@ -88,6 +108,17 @@ export const DEFAULTS: Config = {
   importMaxBytes: 64 * 1024 * 1024,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,
+  coa: {
+    maxBytes: 10 * 1000 * 1000,
+    storeFiles: false,
+    fileDir: './data/coa-files',
+    workers: null,
+    timeLimitMs: 5_000,
+    heapLimitMb: 256,
+    maxPages: 50,
+    maxInflatedBytes: 128 * 1024 * 1024,
+    maxInflightBytes: 64 * 1024 * 1024,
+  },
 };
 
 export class ConfigError extends Error {
@@ -165,6 +196,17 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     scoreHistoryLength: int(env, 'SCORE_HISTORY_LENGTH', DEFAULTS.scoreHistoryLength, 1, 1000),
     headersTimeoutMs: int(env, 'PURERANK_HEADERS_TIMEOUT_SECONDS', 10, 1, 600) * 1000,
     requestTimeoutMs: int(env, 'PURERANK_REQUEST_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
+    coa: {
+      maxBytes: int(env, 'COA_MAX_BYTES', DEFAULTS.coa.maxBytes, 1024, 200 * 1000 * 1000),
+      storeFiles: bool(env, 'COA_STORE_FILES', DEFAULTS.coa.storeFiles),
+      fileDir: env.COA_FILE_DIR || DEFAULTS.coa.fileDir,
+      workers: env.COA_WORKERS ? int(env, 'COA_WORKERS', 1, 1, 64) : null,
+      timeLimitMs: int(env, 'COA_TIME_LIMIT_MS', DEFAULTS.coa.timeLimitMs, 100, 120_000),
+      heapLimitMb: int(env, 'COA_HEAP_MB', DEFAULTS.coa.heapLimitMb, 32, 4096),
+      maxPages: int(env, 'COA_MAX_PAGES', DEFAULTS.coa.maxPages, 1, 10_000),
+      maxInflatedBytes: int(env, 'COA_MAX_INFLATED_MB', 128, 1, 4096) * 1024 * 1024,
+      maxInflightBytes: int(env, 'COA_INFLIGHT_MB', 64, 1, 4096) * 1024 * 1024,
+    },
     ...overrides,
   };
   if (cfg.requestTimeoutMs < cfg.headersTimeoutMs) {

@@ -12,6 +12,8 @@ export type DomainErrorCode =
   | 'file_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  /** The service is at capacity for this kind of work (e.g. the CoA reader's queue is full). */
+  | 'service_unavailable'
   | 'internal_error';
 
 export class DomainError extends Error {

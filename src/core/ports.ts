@@ -1,5 +1,7 @@
 import type { Account, Plan } from './accounts/model.ts';
 import type { BatchRecord } from './batches/model.ts';
+import type { LabEntry, PeptideEntry, VendorEntry } from './coa/directory.ts';
+import type { Extraction, ReviewState, VerificationOutcome } from './coa/verification.ts';
 import type { EventQuery, StoredEvent } from './events/model.ts';
 import type { ImportBatch } from './import/records.ts';
 import type { ApiKeyInfo, Principal } from './keys/model.ts';
@@ -141,6 +143,35 @@ export interface OperatorStore {
   events(q: EventQuery): Promise<StoredEvent[]>;
 }
 
+/** A verification row as stored (core/coa/verify-coa.ts writes and reads it). */
+export interface StoredVerification {
+  id: string;
+  accountId: number;
+  sha256: string;
+  requestKey: string;
+  outcome: VerificationOutcome;
+  extraction: Extraction;
+  filePath: string | null;
+  createdAt: string;
+}
+
+/** Storage of CoA verifications, and the registry reads the verifier matches against. */
+export interface CoaStore {
+  /** The library, lab registry and vendor names (verify-coa.ts caches them per data version). */
+  directory(): Promise<{ peptides: PeptideEntry[]; labs: LabEntry[]; vendors: VendorEntry[] }>;
+  /** The account's earlier verification of the same file with the same fields. */
+  findUpload(accountId: number, sha256: string, requestKey: string): Promise<StoredVerification | null>;
+  /** What the account's earlier upload of the same file yielded (any fields). */
+  findExtraction(accountId: number, sha256: string): Promise<Extraction | null>;
+  /**
+   * Stores a verification. When the same account stored the same upload meanwhile (a race), keeps
+   * that one and returns it; otherwise returns the row given.
+   */
+  insert(v: StoredVerification): Promise<StoredVerification>;
+  /** A verification of the account's, with its submission's review state now. */
+  get(accountId: number, id: string): Promise<(StoredVerification & { review: ReviewState | null }) | null>;
+}
+
 /** The storage the core depends on; implemented once with Kysely for SQLite and PostgreSQL. */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
@@ -152,5 +183,6 @@ export interface Store {
   imports: ImportStore;
   rateLimits: RateLimitStateStore;
   operator: OperatorStore;
+  coa: CoaStore;
   close(): Promise<void>;
 }

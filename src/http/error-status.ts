@@ -4,7 +4,7 @@ import type { DomainErrorCode } from '../core/errors.ts';
  * Codes of errors the HTTP layer raises about the request as a message, before any route or use
  * case sees it (decision 0017). They are not domain errors: the core never raises them.
  */
-export type ProtocolErrorCode = 'request_timeout' | 'headers_too_large' | 'service_unavailable';
+export type ProtocolErrorCode = 'request_timeout' | 'headers_too_large';
 
 /** Every code an error body can carry. */
 export type ErrorCode = DomainErrorCode | ProtocolErrorCode;

@@ -17,5 +17,7 @@ declare module 'fastify' {
     description?: string;
     tags?: string[];
     consumes?: string[];
+    /** A multipart form the route reads itself (not validated by Fastify): documented only. */
+    multipartBody?: unknown;
   }
 }

@@ -2,6 +2,8 @@ import type { Config } from '../config/config.ts';
 import type { Freshness } from '../core/catalog/freshness.ts';
 import type { CatalogReadModel } from '../core/catalog/read-model.ts';
 import type { Clock } from '../core/clock.ts';
+import type { PdfReader } from '../core/coa/model.ts';
+import type { CoaVerifier } from '../core/coa/verify-coa.ts';
 import type { ImportWriter } from '../core/import/import-data.ts';
 import type { KeyAuthenticator } from '../core/keys/authenticate.ts';
 import type { Operator } from '../core/operator/operator.ts';
@@ -21,4 +23,8 @@ export interface AppServices {
   search: CatalogSearch;
   /** The operator's use cases (operator API and CLI). */
   operator: Operator;
+  /** CoA verification by upload (Variant A). */
+  coa: CoaVerifier;
+  /** The PDF reader's worker pool (warmed at start, closed at shutdown). */
+  pdf: PdfReader & { warm(): Promise<void> };
 }

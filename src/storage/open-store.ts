@@ -10,6 +10,7 @@ import { connectSqlite, sqliteChangeProbe } from './sqlite/connect.ts';
 import { type HitWriter, sqliteHitWriter } from './sqlite/rate-limit-writer.ts';
 import { KyselyBatchStore } from './stores/batch-store.ts';
 import { KyselyCatalogStore } from './stores/catalog-store.ts';
+import { KyselyCoaStore } from './stores/coa-store.ts';
 import { KyselyImportStore } from './stores/import-store.ts';
 import { KyselyAccountStore, KyselyKeyStore } from './stores/key-store.ts';
 import { KyselyOperatorStore } from './stores/operator-store.ts';
@@ -104,6 +105,7 @@ export async function openStore(
     imports,
     outbox: new KyselyOutboxStore(db),
     operator: new KyselyOperatorStore(db),
+    coa: new KyselyCoaStore(db),
     rateLimits: new KyselyRateLimitStateStore(db, caps, writeHits),
     migrate: async () => {
       const names = (await migrateToLatest(db, caps)).applied;

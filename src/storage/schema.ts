@@ -107,6 +107,8 @@ export interface LabsTable {
   slug: string;
   name: string;
   trusted: Flag;
+  /** The registry flags the lab (struck off, known to issue forged reports): a forgery signal. */
+  flagged: Generated<Flag>;
   verify_url: string | null;
 }
 
@@ -156,6 +158,23 @@ export interface RepliesTable {
   account_id: number | null;
 }
 
+/** One CoA upload's verification (migration 0003). */
+export interface CoaVerificationsTable {
+  id: string;
+  account_id: number;
+  sha256: string;
+  request_key: string;
+  status: string;
+  confidence: number;
+  result: string;
+  extracted: string | null;
+  unreadable_reason: string | null;
+  vendor_id: number | null;
+  batch_key: string | null;
+  file_path: string | null;
+  created_at: string;
+}
+
 /** Events written in the transaction of their change; delivered by the webhook worker. */
 export interface OutboxTable {
   seq: Generated<number>;
@@ -191,4 +210,5 @@ export interface Database {
   replies: RepliesTable;
   rate_limit_hits: RateLimitHitsTable;
   outbox: OutboxTable;
+  coa_verifications: CoaVerificationsTable;
 }

@@ -80,6 +80,8 @@ export const LabRecord = T.Object(
     slug: Slug,
     name: Name,
     trusted: T.Optional(T.Boolean()),
+    /** The registry flags the lab (known to issue forged reports); default false. */
+    flagged: T.Optional(T.Boolean()),
     verifyUrl: T.Optional(T.Union([Url, T.Null()])),
   },
   { additionalProperties: false },

@@ -45,6 +45,8 @@ interface RouteSchema {
   querystring?: TSchema;
   headers?: TSchema;
   body?: TSchema;
+  /** A multipart form the route reads itself; documented as the request body. */
+  multipartBody?: TSchema;
   consumes?: string[];
   response?: Record<number, TSchema>;
 }
@@ -103,7 +105,8 @@ export class OpenApiCollector {
         responses[status] = { description, content: { 'application/json': { schema: lift(schema) } } };
       }
       const consumes = s.consumes ?? ['application/json'];
-      if (s.body) {
+      const body = s.body ?? s.multipartBody;
+      if (body) {
         // Every route that takes a body has a size limit and a media type (errors.ts).
         responses['413'] ??= errorResponse(
           'The request body is larger than this endpoint accepts (`file_too_large`).',
@@ -127,10 +130,10 @@ export class OpenApiCollector {
         parameters,
         responses,
       };
-      if (s.body) {
+      if (body) {
         op.requestBody = {
           required: true,
-          content: Object.fromEntries(consumes.map((c) => [c, { schema: lift(s.body!) }])),
+          content: Object.fromEntries(consumes.map((c) => [c, { schema: lift(body) }])),
         };
       }
       paths[path] ??= {};

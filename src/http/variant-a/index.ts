@@ -7,6 +7,7 @@ import type { RateLimitPolicy } from '../../core/ratelimit/model.ts';
 import type { ScopeRules } from '../admission.ts';
 import { registerGuard } from '../guard.ts';
 import type { VariantContext, VariantRoutes } from '../variant-context.ts';
+import { coaRoutes } from './routes/coa.ts';
 import { getVendorRoute } from './routes/get-vendor.ts';
 import { listVendorsRoute } from './routes/list-vendors.ts';
 import { peptideRoutes } from './routes/peptides.ts';
@@ -23,6 +24,7 @@ export function variantA(ctx: VariantContext, extra?: VariantRoutes) {
     getVendorRoute(app, services, cache);
     peptideRoutes(app, services, cache);
     searchRoute(app, services, cache, services.search);
+    await coaRoutes(app, services);
     extra?.(app, ctx);
   };
 }

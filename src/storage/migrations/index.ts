@@ -3,6 +3,7 @@ import type { DialectCapabilities } from '../dialect.ts';
 import type { Database } from '../schema.ts';
 import * as m0001 from './0001-initial.ts';
 import * as m0002 from './0002-outbox-and-audit.ts';
+import * as m0003 from './0003-coa-verifications.ts';
 
 interface NumberedMigration {
   up(db: Kysely<unknown>, caps: DialectCapabilities): Promise<void>;
@@ -12,6 +13,7 @@ interface NumberedMigration {
 const MIGRATIONS: Record<string, NumberedMigration> = {
   '0001-initial': m0001,
   '0002-outbox-and-audit': m0002,
+  '0003-coa-verifications': m0003,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -156,9 +156,15 @@ export class KyselyImportStore implements ImportStore {
       trx,
       caps,
       'labs',
-      b.lab.map((r) => ({ slug: r.slug, name: r.name, trusted: flag(r.trusted), verify_url: r.verifyUrl })),
+      b.lab.map((r) => ({
+        slug: r.slug,
+        name: r.name,
+        trusted: flag(r.trusted),
+        flagged: flag(r.flagged),
+        verify_url: r.verifyUrl,
+      })),
       ['slug'],
-      { defaults: { trusted: 0 } },
+      { defaults: { trusted: 0, flagged: 0 } },
     );
     if (b.lab.length) {
       // Whether a lab is trusted weighs in the purity and transparency pillars of every vendor

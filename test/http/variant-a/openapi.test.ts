@@ -70,9 +70,20 @@ describe.each(DIALECTS)('Variant A OpenAPI document (%s)', (dialect) => {
     await expectValidOpenApi31(doc);
   });
 
-  it('lists exactly the five Variant A paths, each a GET under a bearer scheme, served under /v1', () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(PATHS).sort());
+  it('lists the five read paths (GET) and the two CoA paths, under a bearer scheme, served under /v1', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [...Object.keys(PATHS), '/coa/verify', '/coa/verifications/{id}'].sort(),
+    );
     for (const p of Object.keys(PATHS)) expect(Object.keys(doc.paths[p])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/coa/verify'])).toEqual(['post']);
+    expect(Object.keys(doc.paths['/coa/verifications/{id}'])).toEqual(['get']);
+    // The upload is documented as the multipart form the route reads.
+    const form = doc.paths['/coa/verify'].post.requestBody.content['multipart/form-data'].schema;
+    expect(form.required.sort()).toEqual(['file', 'peptide']);
+    expect(form.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    for (const status of ['200', '400', '401', '403', '413', '415', '429', '503']) {
+      expect(doc.paths['/coa/verify'].post.responses[status], status).toBeDefined();
+    }
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.servers[0].url).toMatch(/\/v1$/);
     expect(doc.servers[0].url).not.toMatch(/\/api\/v1$/);

@@ -1,0 +1,67 @@
+import type { TextCell, TextLine, TextPage } from '../../core/coa/model.ts';
+
+/** A positioned text run as pdfjs reports it (the subset the layout needs). */
+export interface PositionedRun {
+  str: string;
+  /** [a, b, c, d, e, f]: e and f place the run; the vertical scale gives the font size. */
+  transform: number[];
+  width: number;
+  height: number;
+}
+
+/**
+ * Rebuilds lines and columns from positioned runs. pdfjs reports runs in content-stream order,
+ * which for table layouts is not reading order, so runs are grouped by baseline (within 40 % of
+ * the font size) and sorted left to right. Runs closer than 0.6 em join one cell (word spacing is
+ * ~0.25 em, table columns are further apart), so a label and its value in the next column stay
+ * separate cells and the extractor can read tables by column.
+ */
+export function layoutPage(runs: readonly PositionedRun[]): TextPage {
+  const placed = runs
+    .filter((r) => r.str.trim() !== '')
+    .map((r) => ({
+      text: r.str,
+      x: r.transform[4] ?? 0,
+      y: r.transform[5] ?? 0,
+      width: Number.isFinite(r.width) ? Math.max(0, r.width) : 0,
+      size: fontSize(r),
+    }))
+    .filter((r) => Number.isFinite(r.x) && Number.isFinite(r.y));
+  placed.sort((a, b) => b.y - a.y || a.x - b.x);
+
+  const lines: { y: number; size: number; runs: typeof placed }[] = [];
+  for (const r of placed) {
+    const line = lines.find((l) => Math.abs(l.y - r.y) <= 0.4 * Math.max(l.size, r.size));
+    if (line) line.runs.push(r);
+    else lines.push({ y: r.y, size: r.size, runs: [r] });
+  }
+  lines.sort((a, b) => b.y - a.y);
+
+  return {
+    lines: lines.map((l): TextLine => {
+      l.runs.sort((a, b) => a.x - b.x);
+      const cells: TextCell[] = [];
+      let end = Number.NEGATIVE_INFINITY;
+      for (const r of l.runs) {
+        const last = cells.at(-1);
+        const gap = r.x - end;
+        if (last && gap <= 0.6 * r.size) {
+          const space = gap > 0.1 * r.size && !/\s$/.test(last.text) && !/^\s/.test(r.text);
+          last.text += (space ? ' ' : '') + r.text;
+          last.width = r.x + r.width - last.x;
+        } else {
+          cells.push({ text: r.text, x: r.x, width: r.width });
+        }
+        end = Math.max(end, r.x + r.width);
+      }
+      for (const c of cells) c.text = c.text.replace(/\s+/g, ' ').trim();
+      return { y: l.y, cells: cells.filter((c) => c.text !== '') };
+    }),
+  };
+}
+
+function fontSize(r: PositionedRun): number {
+  const [, , c = 0, d = 0] = r.transform;
+  const s = Math.hypot(c, d) || r.height;
+  return Number.isFinite(s) && s > 0 ? s : 10;
+}

@@ -1,0 +1,128 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { PdfReader, PdfReadResult } from '../../core/coa/model.ts';
+import type { ExtractTask } from './extract-worker.ts';
+import type { ReadLimits } from './read-pdf.ts';
+
+export interface PdfPoolOptions extends ReadLimits {
+  /** Worker threads (default: cores − 1, at least 1, so the main thread keeps a core). */
+  threads?: number;
+  /** Wall time one document may take in a worker; past it the worker is terminated. */
+  timeLimitMs: number;
+  /** V8 heap of each worker, MB; a worker that runs out is replaced. */
+  heapLimitMb: number;
+  /** Documents waiting for a worker, counted and in bytes; past either, `busy`. */
+  maxQueued: number;
+  maxQueuedBytes: number;
+}
+
+interface Waiting {
+  bytes: Uint8Array;
+  resolve: (r: PdfReadResult | Promise<PdfReadResult>) => void;
+}
+
+// Built (dist/) the worker is JavaScript; run from source (tsx, vitest) a JavaScript shim registers
+// the tsx loader inside the worker thread first (extract-worker.source.mjs says why).
+const fromSource = import.meta.url.endsWith('.ts');
+const workerFile = new URL(
+  fromSource ? './extract-worker.source.mjs' : './extract-worker.js',
+  import.meta.url,
+);
+
+/**
+ * Parses untrusted PDFs in a pool of worker threads, never on the main thread. The pool keeps its
+ * own bounded queue and hands piscina a document only when a worker is free, so the wall-time
+ * limit (an AbortSignal; piscina terminates a worker whose task is aborted) measures parsing, not
+ * waiting. A worker that dies (heap limit, crash) is replaced by piscina.
+ */
+export class PdfPool implements PdfReader {
+  private poolInstance: Piscina<ExtractTask, PdfReadResult> | null = null;
+  private readonly threads: number;
+  private running = 0;
+  private readonly queue: Waiting[] = [];
+  private queuedBytes = 0;
+
+  constructor(private readonly opts: PdfPoolOptions) {
+    this.threads = Math.max(1, opts.threads ?? availableParallelism() - 1);
+  }
+
+  /** Workers start on first use (or warm()): a process that never reads a PDF never starts one. */
+  private get pool(): Piscina<ExtractTask, PdfReadResult> {
+    this.poolInstance ??= new Piscina<ExtractTask, PdfReadResult>({
+      filename: workerFile.href,
+      minThreads: this.threads,
+      maxThreads: this.threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      // The pool's own queue is the bounded one; piscina's never holds more than the free workers.
+      maxQueue: this.threads,
+      concurrentTasksPerWorker: 1,
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.opts.heapLimitMb,
+        maxYoungGenerationSizeMb: Math.min(32, Math.max(4, Math.floor(this.opts.heapLimitMb / 8))),
+        stackSizeMb: 4,
+      },
+      closeTimeout: 2_000,
+    });
+    return this.poolInstance;
+  }
+
+  /** Loads pdfjs in every worker now, so the first uploads do not pay for it. */
+  async warm(): Promise<void> {
+    await Promise.all(
+      Array.from({ length: this.threads }, () => this.read(new Uint8Array([0x25, 0x50, 0x44, 0x46]))),
+    );
+  }
+
+  read(bytes: Uint8Array): Promise<PdfReadResult> {
+    if (this.running < this.threads) return this.start(bytes);
+    if (
+      this.queue.length >= this.opts.maxQueued ||
+      this.queuedBytes + bytes.byteLength > this.opts.maxQueuedBytes
+    ) {
+      return Promise.resolve({ ok: false, reason: 'busy' });
+    }
+    this.queuedBytes += bytes.byteLength;
+    return new Promise((resolve) => this.queue.push({ bytes, resolve }));
+  }
+
+  private async start(bytes: Uint8Array): Promise<PdfReadResult> {
+    this.running++;
+    try {
+      // A copy the worker owns outright: the upload's buffer may be a view into a larger pool.
+      const own = bytes.slice();
+      return await this.pool.run(
+        {
+          bytes: own,
+          limits: { maxPages: this.opts.maxPages, maxInflatedBytes: this.opts.maxInflatedBytes },
+        },
+        { transferList: [own.buffer], signal: AbortSignal.timeout(this.opts.timeLimitMs) },
+      );
+    } catch (e) {
+      return { ok: false, reason: failureReason(e) };
+    } finally {
+      this.running--;
+      this.next();
+    }
+  }
+
+  private next(): void {
+    const w = this.queue.shift();
+    if (!w) return;
+    this.queuedBytes -= w.bytes.byteLength;
+    w.resolve(this.start(w.bytes));
+  }
+
+  async close(): Promise<void> {
+    for (const w of this.queue.splice(0)) w.resolve({ ok: false, reason: 'busy' });
+    this.queuedBytes = 0;
+    await this.poolInstance?.destroy();
+    this.poolInstance = null;
+  }
+}
+
+function failureReason(e: unknown): 'time_limit' | 'memory_limit' | 'corrupt' {
+  const err = e as { name?: unknown; code?: unknown };
+  if (err.name === 'AbortError') return 'time_limit';
+  if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') return 'memory_limit';
+  return 'corrupt';
+}

@@ -1,0 +1,85 @@
+import { labCore, matchNamed, type NamedThing, squash } from './matching.ts';
+
+export interface PeptideEntry extends NamedThing {
+  aliases: readonly string[];
+}
+
+export interface LabEntry {
+  slug: string;
+  name: string;
+  trusted: boolean;
+  flagged: boolean;
+  verifyUrl: string | null;
+}
+
+export interface VendorEntry {
+  slug: string;
+  name: string;
+}
+
+/**
+ * The library, the lab registry and the vendor names, as the verifier matches printed text
+ * against them. Built once per data version (verify-coa.ts), so matching costs no query.
+ */
+export class Directory {
+  private readonly labsByCore = new Map<string, LabEntry>();
+  private readonly peptidesByName = new Map<string, PeptideEntry>();
+  private readonly vendorsBySlug = new Map<string, VendorEntry>();
+  private readonly vendorsByCore = new Map<string, VendorEntry[]>();
+
+  constructor(
+    readonly peptides: readonly PeptideEntry[],
+    readonly labs: readonly LabEntry[],
+    readonly vendors: readonly VendorEntry[],
+  ) {
+    for (const l of labs) {
+      for (const n of [l.name, l.slug]) {
+        const k = labCore(n);
+        if (!this.labsByCore.has(k)) this.labsByCore.set(k, l);
+      }
+    }
+    for (const p of peptides) {
+      for (const n of [p.slug, p.name, ...p.aliases]) {
+        const k = squash(n);
+        if (k !== '' && !this.peptidesByName.has(k)) this.peptidesByName.set(k, p);
+      }
+    }
+    for (const v of vendors) {
+      this.vendorsBySlug.set(v.slug, v);
+      for (const k of new Set([labCore(v.name), labCore(v.slug)])) {
+        const list = this.vendorsByCore.get(k);
+        if (list) list.push(v);
+        else this.vendorsByCore.set(k, [v]);
+      }
+    }
+  }
+
+  /** The peptide a request names by slug, name or alias (exactly, after squashing). */
+  peptideNamed(text: string): PeptideEntry | null {
+    return this.peptidesByName.get(squash(text)) ?? null;
+  }
+
+  /** The peptide a document's compound line names (it may carry a salt, a dose, a synonym). */
+  peptidePrinted(text: string): PeptideEntry | null {
+    return matchNamed(text, this.peptides);
+  }
+
+  lab(printed: string): LabEntry | null {
+    return this.labsByCore.get(labCore(printed)) ?? null;
+  }
+
+  vendor(slug: string): VendorEntry | null {
+    return this.vendorsBySlug.get(slug) ?? null;
+  }
+
+  /**
+   * The vendor a document's client line names, when it names exactly one (company suffixes
+   * ignored, as for labs: `Acme Peptides LLC` is Acme Peptides).
+   */
+  vendorPrinted(text: string): VendorEntry | null {
+    const k = labCore(text);
+    if (k.length < 3) return null;
+    const hits = this.vendorsByCore.get(k) ?? [];
+    return hits.length === 1 ? (hits[0] ?? null) : null;
+  }
+}

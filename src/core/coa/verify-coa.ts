@@ -1,0 +1,200 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { MAX_BATCH_ID_LENGTH } from '../batches/model.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError, invalidParameter, notFound } from '../errors.ts';
+import { batchKey, isSlug } from '../import/records.ts';
+import { type RecordWriter, writeRecords } from '../import/write-records.ts';
+import type { BatchStore, CoaStore, StateStore, StoredVerification } from '../ports.ts';
+import { decide, type ResolvedRequest } from './decide.ts';
+import { Directory } from './directory.ts';
+import { extractFields } from './extract-fields.ts';
+import type { PdfReader } from './model.ts';
+import type { CoaRequest, Extraction, Verification } from './verification.ts';
+
+/** Where uploaded files are kept when the operator turns that on (COA_STORE_FILES). */
+export interface CoaFileStore {
+  /** Stores the bytes under their SHA-256; returns the path it keeps them at. Idempotent. */
+  put(sha256: string, bytes: Uint8Array): Promise<string>;
+}
+
+export interface CoaVerifierDeps {
+  store: CoaStore;
+  batches: BatchStore;
+  state: StateStore;
+  reader: PdfReader;
+  writer: RecordWriter;
+  clock: Clock;
+  staleAfterDays: number;
+  files: CoaFileStore | null;
+  /** Called after a committed write (a queued submission), so this instance serves it at once. */
+  afterWrite?: () => Promise<void>;
+}
+
+export interface CoaUpload {
+  accountId: number;
+  file: Uint8Array;
+  request: CoaRequest;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we refuse
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * CoA verification by upload (issue [6]): the request's names are resolved first (a bad field costs
+ * no parsing), the same file with the same fields answers the earlier result, a file seen before is
+ * never parsed again, and a plausible uncorroborated document is queued for operator review through
+ * the one write path.
+ */
+export class CoaVerifier {
+  private directoryCache: { version: number; directory: Directory } | null = null;
+
+  constructor(private readonly deps: CoaVerifierDeps) {}
+
+  async verify(upload: CoaUpload): Promise<Verification> {
+    const { accountId, file } = upload;
+    const request = this.checkFields(upload.request);
+    const directory = await this.directory();
+    const resolved = resolve(directory, request);
+    const sha256 = createHash('sha256').update(file).digest('hex');
+    const requestKey = fingerprint(resolved);
+
+    const earlier = await this.deps.store.findUpload(accountId, sha256, requestKey);
+    if (earlier) return this.get(accountId, earlier.id);
+
+    const extraction =
+      (await this.deps.store.findExtraction(accountId, sha256)) ?? (await this.extract(file));
+    const fields = extraction.ok ? extraction.fields : null;
+    const records = fields?.batch ? await this.deps.batches.findByKey(batchKey(fields.batch)) : [];
+    const nowMs = this.deps.clock.now();
+    const { outcome, queue } = decide({
+      request: resolved,
+      extraction,
+      directory,
+      records,
+      nowMs,
+      staleAfterDays: this.deps.staleAfterDays,
+    });
+
+    const id = `ver_${randomBytes(16).toString('hex')}`;
+    const createdAt = new Date(nowMs).toISOString();
+    if (queue) {
+      // Through the import path: the same validation, write rules (a batch decided meanwhile stays
+      // decided), recomputation and events as any other write.
+      await writeRecords(
+        {
+          writer: this.deps.writer,
+          clock: this.deps.clock,
+          ...(this.deps.afterWrite ? { afterWrite: this.deps.afterWrite } : {}),
+        },
+        [
+          {
+            type: 'batch',
+            vendorSlug: queue.vendorSlug,
+            batchId: queue.batchId,
+            peptideSlug: queue.peptideSlug,
+            status: 'pending',
+            purity: queue.purity,
+            lab: queue.labSlug,
+            testMethod: queue.testMethod,
+            testedAt: queue.testedAt,
+            source: 'CoA upload',
+            submittedAt: createdAt,
+          },
+        ],
+        { reason: `CoA upload ${id}` },
+      );
+    }
+    const filePath = this.deps.files ? await this.deps.files.put(sha256, file) : null;
+    const stored: StoredVerification = {
+      id,
+      accountId,
+      sha256,
+      requestKey,
+      outcome,
+      extraction,
+      filePath,
+      createdAt,
+    };
+    const kept = await this.deps.store.insert(stored);
+    return this.get(accountId, kept.id);
+  }
+
+  /** The account's verification; another account's is as unknown as one that does not exist. */
+  async get(accountId: number, id: string): Promise<Verification> {
+    const v = /^ver_[0-9a-f]{32}$/.test(id) ? await this.deps.store.get(accountId, id) : null;
+    if (!v) throw notFound('Verification', id);
+    return { ...v.outcome, id: v.id, createdAt: v.createdAt, review: v.review };
+  }
+
+  private checkFields(r: CoaRequest): CoaRequest {
+    const text = (name: string, v: string, max: number): string => {
+      const t = v.normalize('NFKC').trim();
+      if (t === '') throw invalidParameter(name, 'must not be empty.');
+      if (t.length > max) throw invalidParameter(name, `must be at most ${max} characters long.`);
+      if (CONTROL.test(t)) throw invalidParameter(name, 'must not contain control characters.');
+      return t;
+    };
+    return {
+      peptide: text('peptide', r.peptide, 100),
+      batchId: r.batchId === null ? null : text('batch_id', r.batchId, MAX_BATCH_ID_LENGTH),
+      vendor: r.vendor === null ? null : text('vendor', r.vendor, 100),
+    };
+  }
+
+  private async extract(file: Uint8Array): Promise<Extraction> {
+    const read = await this.deps.reader.read(file);
+    if (!read.ok) {
+      if (read.reason === 'busy') {
+        throw new DomainError(
+          'service_unavailable',
+          'Too many certificates are being read right now; retry in a few seconds.',
+        );
+      }
+      return { ok: false, reason: read.reason };
+    }
+    return {
+      ok: true,
+      fields: extractFields(read.text),
+      metadata: read.text.metadata,
+      pageCount: read.text.pageCount,
+    };
+  }
+
+  /** The registry as of the current data version (a write elsewhere bumps it). */
+  private async directory(): Promise<Directory> {
+    const { dataVersion } = await this.deps.state.read();
+    if (this.directoryCache?.version === dataVersion) return this.directoryCache.directory;
+    const d = await this.deps.store.directory();
+    const directory = new Directory(d.peptides, d.labs, d.vendors);
+    this.directoryCache = { version: dataVersion, directory };
+    return directory;
+  }
+}
+
+function resolve(directory: Directory, r: CoaRequest): ResolvedRequest {
+  const peptide = directory.peptideNamed(r.peptide);
+  if (!peptide) {
+    throw invalidParameter(
+      'peptide',
+      `names no peptide in the library ('${r.peptide}'); use a slug, name or alias from GET /v1/peptides.`,
+    );
+  }
+  let vendor = null;
+  if (r.vendor !== null) {
+    vendor = isSlug(r.vendor) ? directory.vendor(r.vendor) : null;
+    if (!vendor) throw invalidParameter('vendor', `names no vendor ('${r.vendor}'); use a vendor slug.`);
+  }
+  return { peptide, batchId: r.batchId, vendor };
+}
+
+/** Requests that mean the same (peptide by slug, batch as matched, vendor) share a fingerprint. */
+const fingerprint = (r: ResolvedRequest): string =>
+  createHash('sha256')
+    .update(
+      JSON.stringify([
+        r.peptide.slug,
+        r.batchId === null ? null : batchKey(r.batchId),
+        r.vendor?.slug ?? null,
+      ]),
+    )
+    .digest('hex');
