@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { BatchAdminView } from '../core/operator/model.ts';
+import type { BatchAdminView, UploadSummary } from '../core/operator/model.ts';
 import type { BatchCompletion } from '../core/operator/operator.ts';
 import { withContainer } from './context.ts';
 import {
@@ -48,7 +48,7 @@ export function batchesCommand(program: Command): void {
       }
       out(
         table(
-          ['VENDOR', 'BATCH', 'PEPTIDE', 'SUBMITTED', 'PURITY', 'LAB', 'METHOD', 'TESTED'],
+          ['VENDOR', 'BATCH', 'PEPTIDE', 'SUBMITTED', 'PURITY', 'LAB', 'METHOD', 'TESTED', 'UPLOADS'],
           page.items.map((b) => [
             b.vendorSlug,
             b.batchId,
@@ -58,9 +58,14 @@ export function batchesCommand(program: Command): void {
             cell(b.lab),
             cell(b.testMethod),
             cell(b.testedAt),
+            String(b.uploads?.length ?? 0),
           ]),
         ),
       );
+      // What each CoA upload stated and what the verifier noted: what the reviewer decides on.
+      for (const b of page.items) {
+        for (const u of b.uploads ?? []) out(uploadLine(b, u));
+      }
       const last = offset + page.items.length;
       out(
         `${offset + 1}–${last} of ${page.total} pending${last < page.total ? ` (next: --offset ${last})` : ''}`,
@@ -114,6 +119,15 @@ export function batchesCommand(program: Command): void {
       printOutcome(r);
     });
   });
+}
+
+function uploadLine(b: BatchAdminView, u: UploadSummary): string {
+  const f = u.extracted;
+  const stated = f
+    ? `lab ${cell(f.lab)}, ${cell(f.compound)}, batch ${cell(f.batch)}, purity ${cell(f.purityText)}, tested ${cell(f.testDate?.text ?? null)}${f.client ? `, client ${f.client}` : ''}`
+    : 'unreadable';
+  const notes = u.notes.map((n) => n.code).join(', ');
+  return `  ${b.vendorSlug} ${b.batchId}: upload ${u.verificationId} by ${u.account} at ${u.uploadedAt}, ${u.status} (confidence ${u.confidence}); states ${stated}${notes ? `; notes: ${notes}` : ''}${u.filePath ? `; file ${u.filePath}` : ''}`;
 }
 
 const facts = (b: BatchAdminView): string =>

@@ -1,3 +1,5 @@
+import type { ExtractedFields } from '../coa/model.ts';
+import type { Note, VerificationStatus } from '../coa/verification.ts';
 import type { OverrideField } from '../import/records.ts';
 import type { ListingPlan, PartialPillars, Pillars } from '../vendors/model.ts';
 
@@ -46,6 +48,21 @@ export interface ReviewFacts {
   hasReply: boolean;
 }
 
+/** A CoA upload that queued or joined a pending submission: what the reviewer reads. */
+export interface UploadSummary {
+  verificationId: string;
+  account: string;
+  uploadedAt: string;
+  status: VerificationStatus;
+  confidence: number;
+  notes: Note[];
+  /** What the document states (null: it could not be read). */
+  extracted: ExtractedFields | null;
+  sha256: string;
+  /** Where the PDF is kept (COA_STORE_FILES), relative to COA_FILE_DIR; null when not kept. */
+  filePath: string | null;
+}
+
 export interface BatchAdminView {
   vendorSlug: string;
   batchId: string;
@@ -58,6 +75,8 @@ export interface BatchAdminView {
   source: string | null;
   sourceUrl: string | null;
   submittedAt: string | null;
+  /** In the pending list: the CoA uploads of this submission, oldest first. */
+  uploads?: UploadSummary[];
 }
 
 /** What one operator write changed in the scores (the events are in the outbox). */

@@ -446,9 +446,47 @@ export const PendingQuery = T.Object({
 });
 export type PendingQuery = Static<typeof PendingQuery>;
 
+const Nullable = (schema: ReturnType<typeof T.String> | ReturnType<typeof T.Number>) =>
+  T.Union([schema, T.Null()]);
+
+/** A CoA upload attached to a submission: what the document states and what the verifier noted. */
+const UploadOut = T.Object({
+  verificationId: T.String(),
+  account: T.String({ description: 'The account that uploaded it.' }),
+  uploadedAt: Timestamp,
+  status: LiteralUnion(['verified', 'pending_review', 'mismatch', 'rejected', 'unreadable'] as const),
+  confidence: T.Number({ minimum: 0, maximum: 1 }),
+  notes: T.Array(T.Object({ code: T.String(), message: T.String() })),
+  extracted: T.Union([
+    T.Object({
+      lab: NullableString,
+      batch: NullableString,
+      compound: NullableString,
+      testDate: T.Union([T.Object({ iso: T.String(), text: T.String(), ambiguous: T.Boolean() }), T.Null()]),
+      method: NullableString,
+      purity: Nullable(T.Number()),
+      purityText: NullableString,
+      quantity: NullableString,
+      labelClaim: NullableString,
+      identity: NullableString,
+      client: NullableString,
+      verificationKey: NullableString,
+      verificationUrl: NullableString,
+    }),
+    T.Null(),
+  ]),
+  sha256: T.String({ description: 'SHA-256 of the uploaded file.' }),
+  filePath: T.Union([T.String({ description: 'Relative to COA_FILE_DIR (COA_STORE_FILES on).' }), T.Null()]),
+});
+
+const PendingBatchOut = T.Composite([
+  BatchOut,
+  T.Object({ uploads: T.Array(UploadOut, { description: 'CoA uploads of this submission, oldest first.' }) }),
+]);
+
 export const AdminPendingBatches = T.Object(
   {
-    data: T.Array(BatchOut, { description: 'Oldest submission first.' }),
+    data: T.Array(PendingBatchOut, { description: 'Oldest submission first, with the CoA uploads of each.' }),
     total: T.Integer({ description: 'All pending submissions, not just this page.' }),
     limit: T.Integer(),
     offset: T.Integer(),

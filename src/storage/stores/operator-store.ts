@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Account } from '../../core/accounts/model.ts';
+import type { VerificationOutcome } from '../../core/coa/verification.ts';
 import type { EventQuery, StoredEvent } from '../../core/events/model.ts';
 import { batchKey, type OverrideField } from '../../core/import/records.ts';
 import type {
   BatchAdminView,
   OverrideEntry,
   ReviewFacts,
+  UploadSummary,
   VendorAdminView,
 } from '../../core/operator/model.ts';
 import type { OperatorStore } from '../../core/ports.ts';
@@ -152,7 +154,58 @@ export class KyselyOperatorStore implements OperatorStore {
       .limit(limit)
       .offset(offset)
       .execute();
-    return { total: Number(count.n), items: rows.map(toView) };
+    const items = rows.map(toView);
+    const uploads = await this.uploadsOf(items);
+    for (const b of items) b.uploads = uploads.get(`${b.vendorSlug}\n${batchKey(b.batchId)}`) ?? [];
+    return { total: Number(count.n), items };
+  }
+
+  /** The CoA uploads attached to these submissions, by vendor slug and batch key. */
+  private async uploadsOf(items: readonly BatchAdminView[]): Promise<Map<string, UploadSummary[]>> {
+    const out = new Map<string, UploadSummary[]>();
+    if (items.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('coa_verifications as c')
+      .innerJoin('vendors as v', 'v.id', 'c.vendor_id')
+      .innerJoin('accounts as a', 'a.id', 'c.account_id')
+      .select([
+        'v.slug',
+        'c.batch_key',
+        'c.id',
+        'a.name',
+        'c.created_at',
+        'c.result',
+        'c.sha256',
+        'c.file_path',
+      ])
+      .where((eb) =>
+        eb.or(
+          items.map((b) =>
+            eb.and([eb('v.slug', '=', b.vendorSlug), eb('c.batch_key', '=', batchKey(b.batchId))]),
+          ),
+        ),
+      )
+      .orderBy('c.created_at')
+      .orderBy('c.id')
+      .execute();
+    for (const r of rows) {
+      const outcome = JSON.parse(r.result) as VerificationOutcome;
+      const key = `${r.slug}\n${r.batch_key}`;
+      const list = out.get(key) ?? [];
+      list.push({
+        verificationId: r.id,
+        account: r.name,
+        uploadedAt: r.created_at,
+        status: outcome.status,
+        confidence: outcome.confidence,
+        notes: outcome.notes,
+        extracted: outcome.extracted,
+        sha256: r.sha256,
+        filePath: r.file_path,
+      });
+      out.set(key, list);
+    }
+    return out;
   }
 
   events(q: EventQuery): Promise<StoredEvent[]> {
