@@ -1,0 +1,291 @@
+import { cleanCompound } from './compound-name.ts';
+import { findStatedDate, parseStatedDate } from './dates.ts';
+import { overlap, type PlacedCell, type PlacedLine, placeLines } from './document-lines.ts';
+import { type LabelField, type LabelMatch, matchLabel, splitAtLabels } from './labels.ts';
+import { looksLikeOrganisation, readLetterhead } from './letterhead.ts';
+import { EMPTY_FIELDS, type ExtractedFields, type PdfText, type StatedDate } from './model.ts';
+import { readResultsTables, type TableRow } from './results-table.ts';
+import {
+  isSpecification,
+  type Percent,
+  readBatch,
+  readIdentity,
+  readKey,
+  readLabelClaim,
+  readMethod,
+  readName,
+  readPercent,
+  readQuantity,
+  readUrl,
+} from './values.ts';
+
+/**
+ * Reads what a CoA states from its positioned text. Values are found four ways, in every page:
+ *   - in the same cell after the label (`Lot No.: ABC-123`; several pairs in one cell split);
+ *   - in the next cell on the line (two-column sheets; table rows without a header, where the
+ *     result is the last value of its kind on the line, after the specification);
+ *   - under the label (a row of labels above a row of values, matched by horizontal overlap);
+ *   - in the result column of a results table (`Test | Method | Specification | Result`).
+ * When a field is stated more than once the preferred label wins (a test date over a report date
+ * over a received date), then the first in reading order. Pure: no I/O, a few milliseconds.
+ */
+export function extractFields(text: PdfText): ExtractedFields {
+  const pages = placeLines(text);
+  const found = new Found();
+  let order = 0;
+
+  for (const lines of pages) {
+    const tables = readResultsTables(lines);
+    for (const row of tables.rows) readTableRow(row, found, order++);
+    for (let li = 0; li < lines.length; li++) {
+      const line = lines[li];
+      if (!line || tables.headers.has(line) || tables.rowLines.has(line)) continue;
+      readLine(line, lines[li + 1], found, () => order++);
+    }
+    readSentences(lines, found, order++);
+  }
+  if (!found.has('lab')) {
+    const head = readLetterhead(pages);
+    if (head) found.offer('lab', head.name, head.tier, 0);
+  }
+  return found.fields();
+}
+
+type Key = Exclude<keyof ExtractedFields, 'purityText'>;
+type Values = {
+  [K in Key]: K extends 'purity' ? Percent : K extends 'testDate' ? StatedDate : string;
+};
+
+/** The best value seen for each field: lowest tier, then first in reading order. */
+class Found {
+  private readonly best = new Map<Key, { value: unknown; tier: number; order: number }>();
+
+  offer<K extends Key>(key: K, value: Values[K] | null, tier: number, order: number): boolean {
+    if (value === null) return false;
+    const had = this.best.get(key);
+    if (!had || tier < had.tier || (tier === had.tier && order < had.order)) {
+      this.best.set(key, { value, tier, order });
+    }
+    return true;
+  }
+
+  has(key: Key): boolean {
+    return this.best.has(key);
+  }
+
+  private get<K extends Key>(key: K): Values[K] | null {
+    return (this.best.get(key)?.value as Values[K] | undefined) ?? null;
+  }
+
+  fields(): ExtractedFields {
+    if (this.best.size === 0) return { ...EMPTY_FIELDS };
+    const purity = this.get('purity');
+    return {
+      lab: this.get('lab'),
+      batch: this.get('batch'),
+      compound: this.get('compound'),
+      testDate: this.get('testDate'),
+      method: this.get('method'),
+      purity: purity?.value ?? null,
+      purityText: purity?.text ?? null,
+      quantity: this.get('quantity'),
+      labelClaim: this.get('labelClaim'),
+      identity: this.get('identity'),
+      client: this.get('client'),
+      verificationKey: this.get('verificationKey'),
+      verificationUrl: this.get('verificationUrl'),
+    };
+  }
+}
+
+// Fields whose value is free text: only read after a separator or from a cell of its own, so
+// prose that starts with the label word (`Client samples are kept…`) is not a value.
+const FREE_TEXT: ReadonlySet<LabelField> = new Set(['lab', 'compound', 'client']);
+// Fields whose result follows the specification on a table-like line: the last match wins.
+const LAST_ON_LINE: ReadonlySet<LabelField> = new Set(['purity', 'identity', 'quantity']);
+
+interface Reading {
+  label: LabelMatch;
+  /** True when the value text is a cell or segment of its own, not prose after the label. */
+  own: boolean;
+}
+
+/**
+ * Offers the value `text` holds for the label's field. Answers whether it held one.
+ * `own` is true when the text is a whole cell or follows a separator.
+ */
+function offerValue(found: Found, r: Reading, text: string, order: number): boolean {
+  const { label, own } = r;
+  const { field, tier } = label.spec;
+  if (!own && FREE_TEXT.has(field)) return false;
+  const whole = !own;
+  switch (field) {
+    case 'lab': {
+      const name = readName(text);
+      if (!name || (tier > 0 && !looksLikeOrganisation(name))) return false;
+      return found.offer('lab', name, tier, order);
+    }
+    case 'batch':
+      return found.offer('batch', readBatch(text, whole), 0, order);
+    case 'compound': {
+      const name = readName(text);
+      if (!name || parseStatedDate(name) || readPercent(name)) return false;
+      return found.offer('compound', cleanCompound(name), 0, order);
+    }
+    case 'testDate':
+      return found.offer('testDate', whole ? parseStatedDate(text) : findStatedDate(text), tier, order);
+    case 'method':
+      return found.offer('method', readMethod(text, whole), 1, order);
+    case 'purity': {
+      const bare = /%/.test(label.label) || /%/.test(label.qualifier ?? '');
+      const ok = found.offer('purity', readPercent(text, bare), 0, order);
+      if (ok) offerMethodOfPurity(found, label, order);
+      return ok;
+    }
+    case 'quantity': {
+      const q = readQuantity(text);
+      if (!q) return false;
+      if (q.labelClaim) found.offer('labelClaim', q.labelClaim, 1, order);
+      return found.offer('quantity', q.quantity, 0, order);
+    }
+    case 'labelClaim':
+      return found.offer('labelClaim', isSpecification(text) ? null : readLabelClaim(text), 0, order);
+    case 'identity':
+      return found.offer('identity', readIdentity(text), 0, order);
+    case 'client':
+      return found.offer('client', readName(text), 0, order);
+    case 'verificationKey':
+      return found.offer('verificationKey', readKey(text, whole), 0, order);
+    case 'verificationUrl':
+      return found.offer('verificationUrl', readUrl(text), 0, order);
+    case 'ignore':
+      return false;
+  }
+}
+
+/** `Purity (HPLC)`, `HPLC purity`, `Purity by LC-MS`: the label names the method. */
+function offerMethodOfPurity(found: Found, label: LabelMatch, order: number): void {
+  const method = readMethod(label.qualifier ?? '', true) ?? readMethod(label.label);
+  found.offer('method', method, 2, order);
+}
+
+function readLine(
+  line: PlacedLine,
+  next: PlacedLine | undefined,
+  found: Found,
+  nextOrder: () => number,
+): void {
+  const labelOnly = line.cells.map((c) => {
+    const m = matchLabel(c.text);
+    return m && m.rest === '' && m.spec.field !== 'ignore' ? m : null;
+  });
+  const labelRow = labelOnly.some((m, i) => m !== null && labelOnly[i + 1] != null);
+
+  line.cells.forEach((cell, ci) => {
+    const segments = splitAtLabels(cell.text);
+    segments.forEach((segment, si) => {
+      const order = nextOrder();
+      const label = matchLabel(segment);
+      if (!label || label.spec.field === 'ignore') return;
+      if (label.rest !== '') {
+        offerValue(found, { label, own: label.separated }, label.rest, order);
+        return;
+      }
+      if (si !== segments.length - 1) return;
+      if (!labelRow && readRight(found, label, line.cells.slice(ci + 1), order)) return;
+      const right = line.cells[ci + 1];
+      if (!labelRow && right && !isLabelCell(right.text)) return;
+      const below = next ? cellBelow(cell, line, next) : null;
+      if (below && !isLabelCell(below.text)) offerValue(found, { label, own: true }, below.text, order);
+    });
+  });
+}
+
+/** A label alone in its cell reads the cells to its right, up to the next label. */
+function readRight(found: Found, label: LabelMatch, right: readonly PlacedCell[], order: number): boolean {
+  const values: PlacedCell[] = [];
+  for (const c of right) {
+    if (isLabelCell(c.text)) break;
+    values.push(c);
+  }
+  const field = label.spec.field;
+  if (values.length === 0) return false;
+  if (!LAST_ON_LINE.has(field)) {
+    const first = values[0];
+    return first !== undefined && offerValue(found, { label, own: true }, first.text, order);
+  }
+  for (let i = values.length - 1; i >= 0; i--) {
+    const v = values[i];
+    if (v && offerValue(found, { label, own: true }, v.text, order)) {
+      if (field === 'purity') {
+        const method = values.slice(0, i).find((c) => readMethod(c.text) !== null);
+        if (method) found.offer('method', readMethod(method.text), 0, order);
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+// Values under a label sit on the next line, within this distance (points).
+const MAX_BELOW = 40;
+
+function cellBelow(label: PlacedCell, line: PlacedLine, next: PlacedLine): PlacedCell | null {
+  if (line.y - next.y > MAX_BELOW) return null;
+  let best: PlacedCell | null = null;
+  let most = 0;
+  for (const c of next.cells) {
+    const o = overlap(label, c);
+    if (o > most) {
+      most = o;
+      best = c;
+    }
+  }
+  return best;
+}
+
+function isLabelCell(text: string): boolean {
+  const m = matchLabel(text);
+  return m !== null && (m.rest === '' || m.separated);
+}
+
+function readTableRow(row: TableRow, found: Found, order: number): void {
+  const label = matchLabel(row.test);
+  if (!label || row.result === null) return;
+  const field = label.spec.field;
+  if (field === 'purity') {
+    const p = readPercent(row.result, row.resultInPercent || /%/.test(row.test));
+    if (!found.offer('purity', p, 0, order)) return;
+    const method = row.method !== null ? readMethod(row.method) : null;
+    if (!found.offer('method', method, 0, order)) offerMethodOfPurity(found, label, order);
+    return;
+  }
+  if (field === 'quantity' && row.spec !== null) {
+    // `10 mg ± 10%` or `90–110% of 10 mg label claim`: the label claim, as the lab specifies it.
+    const claim = /label|claim|nominal|declared|±|\+\/-/i.test(row.spec) ? readLabelClaim(row.spec) : null;
+    found.offer('labelClaim', claim, 2, order);
+  }
+  offerValue(found, { label, own: true }, row.result, order);
+}
+
+const VERIFY_SENTENCE =
+  /verif\w*[^.]{0,160}?((?:https?:\/\/|www\.)[^\s<>()"']+)(?:[^.]{0,80}?\b(?:code|key)\s*[:#]?\s*([a-z0-9][\w-]{3,63}))?/i;
+const KEY_SENTENCE = /verif\w*[^.]{0,120}?\b(?:code|key)\s*[:#]?\s*([a-z0-9][\w-]{3,63})/i;
+
+/** `Verify this certificate at https://… with code ABC-123`, wrapped over lines or not. */
+function readSentences(lines: readonly PlacedLine[], found: Found, order: number): void {
+  const text = lines.map((l) => l.cells.map((c) => c.text).join('  ')).join(' ');
+  const m = VERIFY_SENTENCE.exec(text);
+  if (m) {
+    found.offer('verificationUrl', readUrl(m[1] ?? ''), 1, order);
+    if (m[2]) found.offer('verificationKey', readKey(m[2]), 1, order);
+  }
+  const k = KEY_SENTENCE.exec(text);
+  if (k) found.offer('verificationKey', readKey(k[1] ?? ''), 1, order);
+  for (const l of lines) {
+    for (const c of l.cells) {
+      const url = readUrl(c.text);
+      if (url && /verif|validat|authentic/i.test(url)) found.offer('verificationUrl', url, 2, order);
+    }
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * Readers for the values a CoA states next to its labels. Each takes the text found where a value
+ * should be and answers the value as this module normalises it, or null when the text is not a
+ * value of that kind (so a label followed by prose, or by the specification, yields nothing).
+ */
+
+/**
+ * Specifications and limits, not results: `≥98.0%`, `>= 98 %`, `NLT 98.0%`, `min. 98%`,
+ * `98.0–102.0%`, `10 mg ± 10%`, `Report result`, `Conforms to reference`.
+ */
+export function isSpecification(text: string): boolean {
+  const t = text.trim().toLowerCase();
+  return (
+    /^(?:[≥≤<>=]|=>|=<|nlt\b|nmt\b|min\b|max\b|minimum\b|maximum\b|not (?:less|more) than|at least|no (?:less|more) than|limit\b|spec\b|report\b|to be reported|must\b|should\b|shall\b)/.test(
+      t,
+    ) ||
+    /\d\s*%?\s*(?:[-–—]|to)\s*\d[\d.,]*\s*%/.test(t) ||
+    /±|\+\/-/.test(t) ||
+    /\bto (?:reference|standard|structure|theoretical)\b/.test(t) ||
+    /\bof (?:label|claim|theoretical)\b/.test(t)
+  );
+}
+
+export interface Percent {
+  value: number;
+  /** The number as printed (decimal comma read as a point) followed by `%`, without a space. */
+  text: string;
+}
+
+/**
+ * A purity result: a percentage at the start of the text, optionally followed by a qualifier such
+ * as `(area)`, `a/a` or `(HPLC, 220 nm)`. Normalisation of the printed text: surrounding space and
+ * the space before `%` are dropped, a decimal comma becomes a point, the digits are kept as printed
+ * (`99.20 %` gives `99.20%`: the precision the lab printed is part of what it stated). Values above
+ * 100 are kept as read. With `bare`, a number without `%` is accepted (a column headed `%`).
+ */
+export function readPercent(text: string, bare = false): Percent | null {
+  if (isSpecification(text)) return null;
+  const m = /^\s*(\d{1,3}(?:[.,]\d{1,4})?)(?![\d.,])\s*(%?)(.*)$/.exec(text);
+  if (!m) return null;
+  const [, digits = '', sign, tail = ''] = m;
+  if (sign === '' && !bare) return null;
+  // A second number after the first is a range or another value, not a qualifier.
+  if (/^\s*(?:[-–—/]|to\b)\s*\d/.test(tail) || /%/.test(tail)) return null;
+  if (/^\s*[a-z]/i.test(tail) && !/^\s*(?:a\/a|w\/w|area|\(|by\b|hplc|uplc|at\b)/i.test(tail)) return null;
+  const printed = digits.replace(',', '.');
+  const value = Number(printed);
+  if (!Number.isFinite(value)) return null;
+  return { value, text: `${printed}%` };
+}
+
+const MASS = /(\d+(?:[.,]\d+)?)\s*(mg|mcg|µg|μg|ug|g|iu)(?![a-z])/gi;
+
+/** Masses stated in the text, normalised to `10.13 mg` (number as printed, one space, unit). */
+export function readMasses(text: string): string[] {
+  return [...text.matchAll(MASS)].map((m) => `${(m[1] ?? '').replace(',', '.')} ${unit(m[2] ?? '')}`);
+}
+
+function unit(u: string): string {
+  const l = u.toLowerCase();
+  if (l === 'iu') return 'IU';
+  if (l === 'μg' || l === 'ug') return 'µg';
+  return l;
+}
+
+export interface Quantity {
+  quantity: string;
+  labelClaim: string | null;
+}
+
+/**
+ * A measured content, possibly with the label claim in the same text: `10.13 mg`,
+ * `10.13 mg (label claim 10 mg)`, `10.13 mg vs 10 mg`, `10.13 mg / 10 mg labelled`,
+ * `10.13 mg of 10 mg`.
+ */
+export function readQuantity(text: string): Quantity | null {
+  if (isSpecification(text)) return null;
+  const t = text.trim();
+  const masses = readMasses(t);
+  const [first, second] = masses;
+  if (!first || !new RegExp(`^${MASS.source}`, 'i').test(t)) return null;
+  const claim =
+    second !== undefined &&
+    /\b(?:vs\.?|versus|of|label|labell?ed|claim|claimed|declared|nominal)\b|\//i.test(t)
+      ? second
+      : null;
+  return { quantity: first, labelClaim: claim };
+}
+
+/** A label claim: the text is a mass, possibly with words around it (`10 mg per vial`). */
+export function readLabelClaim(text: string): string | null {
+  const masses = readMasses(text);
+  return masses.length === 1 ? (masses[0] ?? null) : null;
+}
+
+const VERDICT =
+  /^(?:does not conform|do(?:es)? not comply|not conform(?:ing)?|non-?conform(?:ing|ant|s)?|conform(?:s|ing|ed)?|complies|compliant|pass(?:es|ed)?|fail(?:s|ed)?|confirmed|not confirmed|positive|negative|consistent|inconsistent|identified|not identified|matches|does not match|meets (?:specification|requirements)|ok)(?![a-z])/i;
+
+/** An identity verdict as printed (`Conforms`, `Pass`, `Does not conform`), without its detail. */
+export function readIdentity(text: string): string | null {
+  const t = text.trim();
+  if (isSpecification(t)) return null;
+  const m = VERDICT.exec(t);
+  return m ? m[0] : null;
+}
+
+const METHOD =
+  /(?<![a-z0-9])(?:rp-?)?(?:u?hplc|uplc|lc|gc|ce|ms|esi|maldi)(?:[-/ ](?:uv|dad|pda|elsd|cad|ms|tof))*(?![a-z0-9])/i;
+
+/**
+ * The analytical method named in the text, as printed (`HPLC`, `HPLC-UV`, `LC-MS`, `RP-HPLC`).
+ * With `whole`, the text must be the method and little else (a qualifier in brackets).
+ */
+export function readMethod(text: string, whole = false): string | null {
+  const t = text.trim();
+  const m = METHOD.exec(t);
+  if (!m) return null;
+  const method = m[0];
+  // `LC`, `MS` or `GC` on their own are too short to trust inside prose.
+  if (!/hplc|uplc|[-/ ]/i.test(method) && !whole) return null;
+  if (
+    whole &&
+    t
+      .replace(method, '')
+      .replace(/\([^)]*\)/g, '')
+      .trim()
+      .replace(/[,;.]$/, '') !== ''
+  )
+    return null;
+  return method;
+}
+
+/**
+ * A batch or lot number: the first word of the value, which must hold a digit and only the
+ * characters lot numbers use (letters, digits, `-_/.#`). `ABC-123 (exp. 2028)` gives `ABC-123`.
+ * With `whole`, the value must be that one word.
+ */
+export function readBatch(text: string, whole = false): string | null {
+  const words = text.trim().split(/\s+/);
+  const first = (words[0] ?? '').replace(/[,;:.]+$/, '');
+  if (whole && words.length > 1) return null;
+  if (first.length < 2 || first.length > 64) return null;
+  if (!/^[a-z0-9][a-z0-9\-_/.#]*$/i.test(first) || !/\d/.test(first)) return null;
+  return first;
+}
+
+/**
+ * A verification key or code: one word of 4 to 64 letters, digits, `-` or `_`, with a digit.
+ * With `whole`, the text must be that one word.
+ */
+export function readKey(text: string, whole = false): string | null {
+  const words = text.trim().split(/\s+/);
+  if (whole && words.length > 1) return null;
+  const first = (words[0] ?? '').replace(/[,;:.]+$/, '');
+  return /^[a-z0-9][a-z0-9\-_]{3,63}$/i.test(first) && /\d/.test(first) ? first : null;
+}
+
+const URL_IN_TEXT = /(?:https?:\/\/|www\.)[^\s<>()"']+/i;
+
+/** The first web address in the text, without trailing punctuation. */
+export function readUrl(text: string): string | null {
+  const m = URL_IN_TEXT.exec(text);
+  return m ? m[0].replace(/[.,;:]+$/, '') : null;
+}
+
+/** Free text (a name): trimmed, one space between words, not empty, not a bare number or mark. */
+export function readName(text: string): string | null {
+  const t = text.replace(/\s+/g, ' ').trim();
+  if (t === '' || t.length > 160 || !/\p{L}/u.test(t)) return null;
+  return t;
+}
