@@ -12,8 +12,9 @@ export interface PositionedRun {
 /**
  * Rebuilds lines and columns from positioned runs. pdfjs reports runs in content-stream order,
  * which for table layouts is not reading order, so runs are grouped by baseline (within 40 % of
- * the font size) and sorted left to right. Runs closer than 0.6 em join one cell (word spacing is
- * ~0.25 em, table columns are further apart), so a label and its value in the next column stay
+ * the font size) and sorted left to right. Runs closer than 0.75 em join one cell (word spacing is
+ * ~0.25 em in proportional fonts and exactly 0.6 em in Courier, whose LIMS printouts pdfjs reports
+ * word by word; table columns are further apart), so a label and its value in the next column stay
  * separate cells and the extractor can read tables by column.
  */
 export function layoutPage(runs: readonly PositionedRun[]): TextPage {
@@ -45,7 +46,7 @@ export function layoutPage(runs: readonly PositionedRun[]): TextPage {
       for (const r of l.runs) {
         const last = cells.at(-1);
         const gap = r.x - end;
-        if (last && gap <= 0.6 * r.size) {
+        if (last && gap <= 0.75 * r.size) {
           const space = gap > 0.1 * r.size && !/\s$/.test(last.text) && !/^\s/.test(r.text);
           last.text += (space ? ' ' : '') + r.text;
           last.width = r.x + r.width - last.x;
