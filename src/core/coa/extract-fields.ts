@@ -44,7 +44,8 @@ export function extractFields(text: PdfText): ExtractedFields {
     }
     readSentences(lines, found, order++);
   }
-  if (!found.has('lab')) {
+  // The letterhead alone does not make a CoA: a document with no stated field reads as empty.
+  if (!found.has('lab') && !found.empty()) {
     const head = readLetterhead(pages);
     if (head) found.offer('lab', head.name, head.tier, 0);
   }
@@ -71,6 +72,10 @@ class Found {
 
   has(key: Key): boolean {
     return this.best.has(key);
+  }
+
+  empty(): boolean {
+    return this.best.size === 0;
   }
 
   private get<K extends Key>(key: K): Values[K] | null {

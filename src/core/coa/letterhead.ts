@@ -13,7 +13,7 @@ import { matchLabel } from './labels.ts';
 const LAB_WORD =
   /(?<![a-z])(?:labs?|laborator(?:y|ies)|laboratorium|labor|analytic(?:al|s)?|analytik|testing|diagnostics?|bioanalytical|metrology|quality control|qc)(?![a-z])/i;
 const NOT_A_NAME =
-  /accredit|\biso\b|17025|certif|registered|\bgmp\b|\bglp\b|\bfda\b|\bdea\b|www\.|https?:|@|\bpage\b|\btel\b|\bphone\b/i;
+  /©|all rights|accredit|\biso\b|17025|certif|registered|\bgmp\b|\bglp\b|\bfda\b|\bdea\b|www\.|https?:|@|\bpage\b|\btel\b|\bphone\b/i;
 const TITLE =
   /certificate|\bc\.?\s?o\.?\s?a\.?(?![a-z])|analysis report|report of analysis|test report|analytical report|results? report|^report\b/i;
 const ORGANISATION =
