@@ -109,7 +109,11 @@ describe('parseStatedDate: every day in every printed style (property)', () => {
   it('reads back the day that was printed, ambiguous exactly when day and month could swap', () => {
     fc.assert(
       fc.property(
-        fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }),
+        fc.date({
+          min: new Date('1990-01-01T00:00:00Z'),
+          max: new Date('2099-12-31T00:00:00Z'),
+          noInvalidDate: true,
+        }),
         fc.constantFrom(...styles),
         (date, style) => {
           const iso = date.toISOString().slice(0, 10);
