@@ -1,5 +1,6 @@
 import { FsCoaFileStore } from './adapters/coa-files/fs-file-store.ts';
 import { PdfPool } from './adapters/pdf/pdf-pool.ts';
+import { renderCoa } from './adapters/pdf/render-coa.ts';
 import { MemoryRateLimiter, RedisRateLimiter } from './adapters/ratelimit/index.ts';
 import { catalogTermIndex } from './adapters/search/catalog-term-index.ts';
 import type { Config } from './config/config.ts';
@@ -7,6 +8,7 @@ import { Freshness } from './core/catalog/freshness.ts';
 import { CatalogReadModel } from './core/catalog/read-model.ts';
 import { type Clock, systemClock } from './core/clock.ts';
 import type { PdfReader } from './core/coa/model.ts';
+import type { CoaRenderer } from './core/coa/sample.ts';
 import { CoaVerifier } from './core/coa/verify-coa.ts';
 import { KeyAuthenticator } from './core/keys/authenticate.ts';
 import { Operator } from './core/operator/operator.ts';
@@ -21,6 +23,8 @@ export interface CoreContainer {
   clock: Clock;
   store: OpenedStore;
   operator: Operator;
+  /** Renders a sample CoA PDF (`purerank coa sample`). */
+  renderCoa: CoaRenderer;
   close(): Promise<void>;
 }
 
@@ -71,7 +75,7 @@ export async function createContainer(
       ...(afterWrite ? { afterWrite } : {}),
     });
   if (opts.purpose === 'cli') {
-    return { config, clock, store, operator: operator(), close: () => store.close() };
+    return { config, clock, store, operator: operator(), renderCoa, close: () => store.close() };
   }
   const pdfReader = new PdfPool({
     ...(config.coa.workers !== null ? { threads: config.coa.workers } : {}),
@@ -95,6 +99,7 @@ export async function createContainer(
       limiter,
       search: new CatalogSearch(catalogTermIndex),
       operator: operator(() => freshness.refresh()),
+      renderCoa,
       coa: coaVerifier(config, store, clock, pdfReader, () => freshness.refresh()),
       pdf: pdfReader,
       async close() {

@@ -138,6 +138,8 @@ export interface OperatorStore {
   listOverrides(vendorSlug?: string): Promise<OverrideEntry[]>;
   review(id: string): Promise<ReviewFacts | null>;
   batch(vendorSlug: string, batchId: string): Promise<BatchAdminView | null>;
+  /** A vendor's approved batches, newest test first. */
+  approvedBatches(vendorSlug: string, limit: number): Promise<BatchAdminView[]>;
   /** Pending submissions, oldest first. */
   pendingBatches(limit: number, offset: number): Promise<{ total: number; items: BatchAdminView[] }>;
   events(q: EventQuery): Promise<StoredEvent[]>;

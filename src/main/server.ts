@@ -32,6 +32,11 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
     demo = config.seedDemoWhenEmpty ? await prepareDemo(container) : { seeded: false, key: null };
     app = await buildApp(container, { logger: { level: config.logLevel } });
     await app.listen({ port: config.port, host: config.host });
+    // Load pdfjs in the PDF workers now, in the background: the first CoA upload does not pay the
+    // second it takes, and a process that fails to start the workers says so at once.
+    container.pdf
+      .warm()
+      .catch((err: unknown) => app.log.error({ err }, 'the PDF reader workers failed to start'));
   } catch (err) {
     await container.close();
     throw err;

@@ -98,7 +98,12 @@ export class PdfPool implements PdfReader {
         { transferList: [own.buffer], signal: AbortSignal.timeout(this.opts.timeLimitMs) },
       );
     } catch (e) {
-      return { ok: false, reason: failureReason(e) };
+      // The worker never throws for a bad document (read-pdf.ts answers ok: false), so anything
+      // but a limit is the service's own failure (a worker that cannot start): an error, not a
+      // verdict about the document.
+      const reason = limitHit(e);
+      if (reason === null) throw e;
+      return { ok: false, reason };
     } finally {
       this.running--;
       this.next();
@@ -120,9 +125,9 @@ export class PdfPool implements PdfReader {
   }
 }
 
-function failureReason(e: unknown): 'time_limit' | 'memory_limit' | 'corrupt' {
+function limitHit(e: unknown): 'time_limit' | 'memory_limit' | null {
   const err = e as { name?: unknown; code?: unknown };
   if (err.name === 'AbortError') return 'time_limit';
   if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') return 'memory_limit';
-  return 'corrupt';
+  return null;
 }

@@ -4,7 +4,7 @@ import { CORROBORATION, confidenceOf } from './confidence.ts';
 import type { Directory, LabEntry, PeptideEntry, VendorEntry } from './directory.ts';
 import { sameBatch, sameLab } from './matching.ts';
 import { metadataNotes } from './metadata-signals.ts';
-import type { ExtractedFields } from './model.ts';
+import type { ExtractedFields, StatedDate } from './model.ts';
 import { note, unreadableNote } from './notes.ts';
 import type { Extraction, Note, NoteCode, VerificationOutcome } from './verification.ts';
 
@@ -178,7 +178,7 @@ export function decide(input: DecisionInput): Decision {
         );
     }
     if (approved.testedAt !== null && f.testDate) {
-      if (approved.testedAt.slice(0, 10) === f.testDate.iso) corroborated.push(CORROBORATION.testDate);
+      if (sameDay(approved.testedAt.slice(0, 10), f.testDate)) corroborated.push(CORROBORATION.testDate);
       else {
         differs(
           'test_date_differs',
@@ -297,6 +297,17 @@ function unreadable(
     },
     queue: null,
   };
+}
+
+/**
+ * A printed date against a recorded day. A date whose day and month could be swapped
+ * (`03/12/2026`, dates.ts) matches either reading: the record settles which one the lab meant.
+ */
+function sameDay(recorded: string, printed: StatedDate): boolean {
+  if (printed.iso === recorded) return true;
+  if (!printed.ambiguous) return false;
+  const [y, m, d] = printed.iso.split('-');
+  return `${y}-${d}-${m}` === recorded;
 }
 
 /** Words that say the vendor tested its own product. */

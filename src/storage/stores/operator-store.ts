@@ -141,6 +141,17 @@ export class KyselyOperatorStore implements OperatorStore {
     return r ? toView(r) : null;
   }
 
+  async approvedBatches(vendorSlug: string, limit: number): Promise<BatchAdminView[]> {
+    const rows = await this.batchQuery()
+      .where('v.slug', '=', vendorSlug)
+      .where('b.status', '=', 'approved')
+      .orderBy('b.tested_at', 'desc')
+      .orderBy('b.id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toView);
+  }
+
   async pendingBatches(limit: number, offset: number): Promise<{ total: number; items: BatchAdminView[] }> {
     const count = await this.db
       .selectFrom('batches')
