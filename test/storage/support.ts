@@ -59,6 +59,7 @@ export const TABLES = [
   'replies',
   'rate_limit_hits',
   'outbox',
+  'coa_verifications',
 ] as const satisfies readonly (keyof Database)[];
 
 export type TableName = (typeof TABLES)[number];
