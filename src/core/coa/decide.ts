@@ -109,7 +109,11 @@ export function decide(input: DecisionInput): Decision {
   const flag = (code: NoteCode, message: string) => hard.push(note(code, message));
   if (printed.purity > 100)
     flag('purity_impossible', `The document claims ${f.purityText ?? printed.purity} purity, above 100%.`);
-  if (f.testDate && Date.parse(`${f.testDate.iso}T00:00:00Z`) > input.nowMs + FUTURE_SLACK_MS) {
+  // An ambiguous date is in the future only when both of its readings are.
+  if (
+    f.testDate &&
+    readings(f.testDate).every((d) => Date.parse(`${d}T00:00:00Z`) > input.nowMs + FUTURE_SLACK_MS)
+  ) {
     flag('test_date_future', `The test date ${f.testDate.text} is in the future.`);
   }
   if (lab?.flagged) flag('lab_flagged', `${lab.name} is flagged in the lab registry.`);
@@ -304,10 +308,14 @@ function unreadable(
  * (`03/12/2026`, dates.ts) matches either reading: the record settles which one the lab meant.
  */
 function sameDay(recorded: string, printed: StatedDate): boolean {
-  if (printed.iso === recorded) return true;
-  if (!printed.ambiguous) return false;
+  return readings(printed).includes(recorded);
+}
+
+/** The days a printed date can mean: one, or two when day and month could be swapped. */
+function readings(printed: StatedDate): string[] {
+  if (!printed.ambiguous) return [printed.iso];
   const [y, m, d] = printed.iso.split('-');
-  return `${y}-${d}-${m}` === recorded;
+  return [printed.iso, `${y}-${d}-${m}`];
 }
 
 /** Words that say the vendor tested its own product. */
