@@ -6,11 +6,20 @@
  * (`bpc157`) are kept as printed: matching.ts compares names punctuation-insensitively by prefix.
  */
 
+// A fill quantity at the end; it starts only where a number starts (linear time on digit runs).
 const FILL_SUFFIX =
-  /\s*[-–,(/]?\s*\d+(?:[.,]\d+)?\s*(?:mg|mcg|µg|μg|ug|iu)(?![a-z])(?:\s*(?:\/|per)?\s*vials?)?\s*\)?\s*$/i;
+  /(?<![\d.,])\d+(?:[.,]\d+)?\s*(?:mg|mcg|µg|μg|ug|iu)(?![a-z])(?:\s*(?:\/|per)?\s*vials?)?\s*\)?\s*$/i;
+const SEPARATORS = ' -–,(/';
 
 /** The printed compound name without a trailing fill quantity, or null when nothing is left. */
 export function cleanCompound(printed: string): string | null {
-  const t = printed.replace(/\s+/g, ' ').trim().replace(FILL_SUFFIX, '').trim();
+  let t = printed.replace(/\s+/g, ' ').trim();
+  const m = FILL_SUFFIX.exec(t);
+  if (m) {
+    let end = m.index;
+    while (end > 0 && SEPARATORS.includes(t.charAt(end - 1))) end--;
+    t = t.slice(0, end);
+  }
+  t = t.trim();
   return t === '' || !/\p{L}/u.test(t) ? null : t;
 }

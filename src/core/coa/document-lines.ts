@@ -19,20 +19,38 @@ export interface PlacedLine {
 // An average glyph is about half an em; 10 pt text is the common size on CoAs.
 const GUESSED_CHAR_WIDTH = 5;
 
-/** Every line of every page in reading order, each cell with a right edge. */
+/**
+ * Bounds on what the extractor reads, so its cost stays linear and small on hostile text (it runs
+ * on the main thread). A real two-page CoA holds ~100 lines and ~6,000 characters; a full line of
+ * 4 pt text is ~300 characters.
+ */
+export const READ_BOUNDS = {
+  linesPerPage: 600,
+  cellsPerLine: 40,
+  charsPerCell: 300,
+  charsPerDocument: 120_000,
+} as const;
+
+/** Every line of every page in reading order, each cell with a right edge, within READ_BOUNDS. */
 export function placeLines(text: PdfText): PlacedLine[][] {
-  return text.pages.map((page, p) =>
-    page.lines.map((line, i) => ({
-      page: p,
-      index: i,
-      y: line.y,
-      cells: line.cells.map((c) => ({
-        text: c.text,
-        x: c.x,
-        end: c.x + (c.width > 0 ? c.width : c.text.length * GUESSED_CHAR_WIDTH),
-      })),
-    })),
-  );
+  let budget = READ_BOUNDS.charsPerDocument;
+  const pages: PlacedLine[][] = [];
+  for (const [p, page] of text.pages.entries()) {
+    const lines: PlacedLine[] = [];
+    for (const line of page.lines.slice(0, READ_BOUNDS.linesPerPage)) {
+      if (budget <= 0) break;
+      const cells: PlacedCell[] = [];
+      for (const c of line.cells.slice(0, READ_BOUNDS.cellsPerLine)) {
+        const t = c.text.slice(0, Math.min(READ_BOUNDS.charsPerCell, budget));
+        budget -= t.length;
+        const end = c.x + (c.width > 0 ? c.width : t.length * GUESSED_CHAR_WIDTH);
+        if (t !== '') cells.push({ text: t, x: c.x, end });
+      }
+      lines.push({ page: p, index: lines.length, y: line.y, cells });
+    }
+    pages.push(lines);
+  }
+  return pages;
 }
 
 /** Horizontal overlap of two cells in points (0 when they do not overlap). */

@@ -180,39 +180,43 @@ function readLine(
   found: Found,
   nextOrder: () => number,
 ): void {
-  const labelOnly = line.cells.map((c) => {
-    const m = matchLabel(c.text);
-    return m && m.rest === '' && m.spec.field !== 'ignore' ? m : null;
-  });
-  const labelRow = labelOnly.some((m, i) => m !== null && labelOnly[i + 1] != null);
+  // Each cell's label, read once: the right-hand and below readings ask about neighbours.
+  const labels = line.cells.map((c) => matchLabel(c.text));
+  const isLabel = labels.map((m) => m !== null && (m.rest === '' || m.separated));
+  const labelOnly = labels.map((m) => m !== null && m.rest === '' && m.spec.field !== 'ignore');
+  const labelRow = labelOnly.some((only, i) => only && labelOnly[i + 1] === true);
+  let below: { cells: PlacedCell[]; isLabel: boolean[] } | null = null;
 
   line.cells.forEach((cell, ci) => {
     const segments = splitAtLabels(cell.text);
     segments.forEach((segment, si) => {
       const order = nextOrder();
-      const label = matchLabel(segment);
+      const label = segments.length === 1 ? labels[ci] : matchLabel(segment);
       if (!label || label.spec.field === 'ignore') return;
       if (label.rest !== '') {
         offerValue(found, { label, own: label.separated }, label.rest, order);
         return;
       }
       if (si !== segments.length - 1) return;
-      if (!labelRow && readRight(found, label, line.cells.slice(ci + 1), order)) return;
-      const right = line.cells[ci + 1];
-      if (!labelRow && right && !isLabelCell(right.text)) return;
-      const below = next ? cellBelow(cell, line, next) : null;
-      if (below && !isLabelCell(below.text)) offerValue(found, { label, own: true }, below.text, order);
+      if (!labelRow) {
+        const right: PlacedCell[] = [];
+        for (let k = ci + 1; k < line.cells.length && !isLabel[k]; k++)
+          right.push(line.cells[k] as PlacedCell);
+        if (readRight(found, label, right, order)) return;
+        // A value to the right that is not this label's kind: this is not a label over a value.
+        if (right.length > 0) return;
+      }
+      if (!next || line.y - next.y > MAX_BELOW) return;
+      below ??= { cells: next.cells, isLabel: next.cells.map((c) => isLabelCell(c.text)) };
+      const at = cellBelow(cell, below.cells);
+      const value = at >= 0 ? below.cells[at] : undefined;
+      if (value && !below.isLabel[at]) offerValue(found, { label, own: true }, value.text, order);
     });
   });
 }
 
-/** A label alone in its cell reads the cells to its right, up to the next label. */
-function readRight(found: Found, label: LabelMatch, right: readonly PlacedCell[], order: number): boolean {
-  const values: PlacedCell[] = [];
-  for (const c of right) {
-    if (isLabelCell(c.text)) break;
-    values.push(c);
-  }
+/** A label alone in its cell reads the value cells to its right (up to the next label). */
+function readRight(found: Found, label: LabelMatch, values: readonly PlacedCell[], order: number): boolean {
   const field = label.spec.field;
   if (values.length === 0) return false;
   if (!LAST_ON_LINE.has(field)) {
@@ -235,17 +239,17 @@ function readRight(found: Found, label: LabelMatch, right: readonly PlacedCell[]
 // Values under a label sit on the next line, within this distance (points).
 const MAX_BELOW = 40;
 
-function cellBelow(label: PlacedCell, line: PlacedLine, next: PlacedLine): PlacedCell | null {
-  if (line.y - next.y > MAX_BELOW) return null;
-  let best: PlacedCell | null = null;
+/** The index of the cell in `cells` that overlaps `label` most horizontally, or -1. */
+function cellBelow(label: PlacedCell, cells: readonly PlacedCell[]): number {
+  let best = -1;
   let most = 0;
-  for (const c of next.cells) {
+  cells.forEach((c, i) => {
     const o = overlap(label, c);
     if (o > most) {
       most = o;
-      best = c;
+      best = i;
     }
-  }
+  });
   return best;
 }
 

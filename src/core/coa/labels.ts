@@ -186,6 +186,8 @@ const INNER_LABEL = new RegExp(
  * first segment is whatever precedes the first such label.
  */
 export function splitAtLabels(text: string): string[] {
+  // Most cells hold no second colon: skip the scan (the pattern is long; this is the hot path).
+  if (text.indexOf(':', 1) < 0 && !text.includes('：')) return [text];
   const starts: number[] = [];
   for (const m of text.matchAll(INNER_LABEL)) if (m.index > 0) starts.push(m.index);
   if (starts.length === 0) return [text];

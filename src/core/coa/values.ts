@@ -49,7 +49,8 @@ export function readPercent(text: string, bare = false): Percent | null {
   return { value, text: `${printed}%` };
 }
 
-const MASS = /(\d+(?:[.,]\d+)?)\s*(mg|mcg|µg|μg|ug|g|iu)(?![a-z])/gi;
+// Starts only where a number starts, so a long run of digits costs linear time, not quadratic.
+const MASS = /(?<![\d.,])(\d+(?:[.,]\d+)?)\s*(mg|mcg|µg|μg|ug|g|iu)(?![a-z])/gi;
 
 /** Masses stated in the text, normalised to `10.13 mg` (number as printed, one space, unit). */
 export function readMasses(text: string): string[] {

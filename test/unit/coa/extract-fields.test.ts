@@ -195,4 +195,32 @@ describe('extractFields: speed', () => {
     // Typically well under 1 ms; the bound leaves room for a busy machine.
     expect(each).toBeLessThan(10);
   });
+
+  it('stays fast on hostile text: 20 pages of 600 lines of 40 long trap cells', () => {
+    const traps = [
+      `Content: ${'1'.repeat(400)}`,
+      'verif '.repeat(80),
+      `verify at http://${'a'.repeat(400)}`,
+      'Lot: Date: Purity: Client: '.repeat(20),
+      `Sample: ${'5'.repeat(150)}x`,
+      'Purity',
+      'mar 1 '.repeat(60),
+    ];
+    for (const trap of traps) {
+      const text: PdfText = {
+        pageCount: 20,
+        metadata: { producer: null, creator: null, creationDate: null, modDate: null },
+        pages: Array.from({ length: 20 }, () => ({
+          lines: Array.from({ length: 600 }, (_, l) => ({
+            y: 800 - l,
+            cells: Array.from({ length: 40 }, (_, c) => ({ text: trap, x: c * 10, width: 5 })),
+          })),
+        })),
+      };
+      const start = performance.now();
+      extractFields(text);
+      // Measured at 1-70 ms each; quadratic regexes or unbounded reading would take seconds.
+      expect(performance.now() - start).toBeLessThan(1000);
+    }
+  });
 });
