@@ -16,6 +16,12 @@ export interface PdfPoolOptions extends ReadLimits {
   maxQueuedBytes: number;
 }
 
+/** A task that loads the worker's modules and reads nothing (`%PDF` alone is no document). */
+const WARM_UP: ExtractTask = {
+  bytes: new Uint8Array([0x25, 0x50, 0x44, 0x46]),
+  limits: { maxPages: 1, maxInflatedBytes: 1 },
+};
+
 interface Waiting {
   bytes: Uint8Array;
   resolve: (r: PdfReadResult | Promise<PdfReadResult>) => void;
@@ -68,9 +74,7 @@ export class PdfPool implements PdfReader {
 
   /** Loads pdfjs in every worker now, so the first uploads do not pay for it. */
   async warm(): Promise<void> {
-    await Promise.all(
-      Array.from({ length: this.threads }, () => this.read(new Uint8Array([0x25, 0x50, 0x44, 0x46]))),
-    );
+    await Promise.all(Array.from({ length: this.threads }, () => this.pool.run(WARM_UP)));
   }
 
   read(bytes: Uint8Array): Promise<PdfReadResult> {
@@ -87,6 +91,7 @@ export class PdfPool implements PdfReader {
 
   private async start(bytes: Uint8Array): Promise<PdfReadResult> {
     this.running++;
+    let restart: Promise<unknown> | null = null;
     try {
       // A copy the worker owns outright: the upload's buffer may be a view into a larger pool.
       const own = bytes.slice();
@@ -103,11 +108,20 @@ export class PdfPool implements PdfReader {
       // verdict about the document.
       const reason = limitHit(e);
       if (reason === null) throw e;
+      // The worker was replaced. Its successor loads pdfjs (about a second) before it can read:
+      // the slot stays taken until it has, so the next document's clock does not pay for the
+      // start-up, while this caller has its answer now.
+      restart = this.pool.run(WARM_UP).catch(() => {});
       return { ok: false, reason };
     } finally {
-      this.running--;
-      this.next();
+      if (restart) void restart.then(() => this.release());
+      else this.release();
     }
+  }
+
+  private release(): void {
+    this.running--;
+    this.next();
   }
 
   private next(): void {

@@ -1,0 +1,123 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PdfPool, type PdfPoolOptions } from '../../src/adapters/pdf/pdf-pool.ts';
+import {
+  decompressionBombPdf,
+  deeplyNestedPdf,
+  lyingPageCountPdf,
+  makeCoa,
+  manyPagesPdf,
+  SAMPLE_FACTS,
+  TEMPLATES,
+} from '../support/coa/index.ts';
+
+const BASE: PdfPoolOptions = {
+  threads: 1,
+  timeLimitMs: 5_000,
+  heapLimitMb: 128,
+  maxPages: 50,
+  maxInflatedBytes: 64 * 1024 * 1024,
+  maxQueued: 8,
+  maxQueuedBytes: 16 * 1024 * 1024,
+};
+
+const pools: PdfPool[] = [];
+const pool = (over: Partial<PdfPoolOptions> = {}) => {
+  const p = new PdfPool({ ...BASE, ...over });
+  pools.push(p);
+  return p;
+};
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+/** Runs `work` while sampling the main thread's event-loop delay; returns the worst delay (ms). */
+async function worstLoopDelay<T>(work: () => Promise<T>): Promise<{ result: T; worstMs: number }> {
+  const h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  try {
+    const result = await work();
+    return { result, worstMs: h.max / 1e6 };
+  } finally {
+    h.disable();
+  }
+}
+
+describe('the PDF worker pool', () => {
+  it('reads a realistic two-page CoA off the main thread', async () => {
+    const p = pool();
+    const bytes = await makeCoa(TEMPLATES.halcyon, SAMPLE_FACTS);
+    const r = await p.read(bytes);
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.text.pageCount).toBe(2);
+    // The caller's bytes are not taken from it (the pool copies before transferring).
+    expect(bytes.byteLength).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['5,000 pages', 'too_many_pages', () => manyPagesPdf(5000)],
+    ['a 4 GiB decompression bomb', 'inflate_limit', () => decompressionBombPdf(4 * 2 ** 30)],
+  ] as const)(
+    '%s ends unreadable (%s) quickly, the main thread never blocked',
+    async (_name, reason, make) => {
+      const p = pool();
+      const bytes = make();
+      const t0 = performance.now();
+      const { result, worstMs } = await worstLoopDelay(() => p.read(bytes));
+      expect(result).toEqual({ ok: false, reason });
+      expect(performance.now() - t0).toBeLessThan(BASE.timeLimitMs);
+      expect(worstMs).toBeLessThan(200);
+    },
+  );
+
+  it('a page tree claiming 100,000 pages is answered quickly (refused, or its one real page read)', async () => {
+    const t0 = performance.now();
+    const r = await pool().read(lyingPageCountPdf(100_000));
+    expect(performance.now() - t0).toBeLessThan(BASE.timeLimitMs);
+    if (!r.ok) expect(r.reason).toBe('too_many_pages');
+    else expect(r.text.pageCount).toBeLessThanOrEqual(BASE.maxPages);
+  });
+
+  it('objects nested 50,000 deep end unreadable, not a crash', async () => {
+    const r = await pool().read(deeplyNestedPdf(50_000));
+    expect(r.ok).toBe(false);
+  });
+
+  it('a document past the time limit ends time_limit; the worker is replaced and the next one reads', async () => {
+    // The inflation guard off, so the bomb reaches pdfjs and takes its time there.
+    const p = pool({ timeLimitMs: 800, maxInflatedBytes: 2 ** 40, heapLimitMb: 512 });
+    const t0 = performance.now();
+    const { result, worstMs } = await worstLoopDelay(() => p.read(decompressionBombPdf(4 * 2 ** 30)));
+    const took = performance.now() - t0;
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(['time_limit', 'memory_limit']).toContain(result.reason);
+    expect(took).toBeLessThan(800 + 1_500);
+    expect(worstMs).toBeLessThan(200);
+    const next = await p.read(await makeCoa(TEMPLATES.meridian, SAMPLE_FACTS));
+    expect(next.ok).toBe(true);
+  });
+
+  it('a full queue answers busy at once, bounded in documents and in bytes', async () => {
+    const slow = decompressionBombPdf(4 * 2 ** 30);
+    const p = pool({ timeLimitMs: 400, maxInflatedBytes: 2 ** 40, heapLimitMb: 512, maxQueued: 1 });
+    const running = p.read(slow);
+    const queued = p.read(slow);
+    expect(await p.read(slow)).toEqual({ ok: false, reason: 'busy' });
+    await Promise.all([running, queued]);
+    const bytesBound = pool({ maxQueuedBytes: 10 });
+    const first = bytesBound.read(await makeCoa(TEMPLATES.meridian, SAMPLE_FACTS));
+    expect(await bytesBound.read(new Uint8Array(11))).toEqual({ ok: false, reason: 'busy' });
+    expect((await first).ok).toBe(true);
+  });
+
+  it('close() answers what waits and stops the workers', async () => {
+    const p = pool({ timeLimitMs: 2_000, maxInflatedBytes: 2 ** 40, heapLimitMb: 512 });
+    const slow = decompressionBombPdf(4 * 2 ** 30);
+    const running = p.read(slow).catch((e: unknown) => e);
+    const waiting = p.read(slow);
+    await new Promise((r) => setTimeout(r, 50));
+    await p.close();
+    expect(await waiting).toEqual({ ok: false, reason: 'busy' });
+    await running;
+  });
+});
