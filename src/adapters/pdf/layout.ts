@@ -50,8 +50,9 @@ export function layoutPage(runs: readonly PositionedRun[]): TextPage {
           const space = gap > 0.1 * r.size && !/\s$/.test(last.text) && !/^\s/.test(r.text);
           last.text += (space ? ' ' : '') + r.text;
           last.width = r.x + r.width - last.x;
+          last.size = Math.max(last.size ?? 0, r.size);
         } else {
-          cells.push({ text: r.text, x: r.x, width: r.width });
+          cells.push({ text: r.text, x: r.x, width: r.width, size: r.size });
         }
         end = Math.max(end, r.x + r.width);
       }

@@ -6,6 +6,8 @@ export interface PlacedCell {
   x: number;
   /** Right edge; estimated from the text length when the PDF gave no width. */
   end: number;
+  /** Font size in points, 0 when unknown. */
+  size: number;
 }
 
 export interface PlacedLine {
@@ -44,7 +46,7 @@ export function placeLines(text: PdfText): PlacedLine[][] {
         const t = c.text.slice(0, Math.min(READ_BOUNDS.charsPerCell, budget));
         budget -= t.length;
         const end = c.x + (c.width > 0 ? c.width : t.length * GUESSED_CHAR_WIDTH);
-        if (t !== '') cells.push({ text: t, x: c.x, end });
+        if (t !== '') cells.push({ text: t, x: c.x, end, size: c.size ?? 0 });
       }
       lines.push({ page: p, index: lines.length, y: line.y, cells });
     }

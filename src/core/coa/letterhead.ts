@@ -3,11 +3,14 @@ import { matchLabel } from './labels.ts';
 
 /**
  * The issuing laboratory when no `Laboratory:` label names it: most CoAs print it in the
- * letterhead. Three readings, best first (the tier the extractor ranks them by):
- *   2  a short cell near the top of page 1 with a laboratory word (`Labs`, `Analytical`, …);
+ * letterhead, in the largest type near the top of page 1. Candidates are the short cells there
+ * that are not a title, a label, an address or an accreditation line. Three readings, best first
+ * (the tier the extractor ranks them by):
+ *   2  a prominent candidate (type at least 85 % of the largest candidate's) naming a laboratory
+ *      (`Labs`, `Analytical`, …) or a company (`Inc.`, `GmbH`, …), first in reading order;
  *   3  a copyright line anywhere (`© 2026 Northwind Analytical Laboratories, LLC`);
- *   4  the first short line of page 1 that is not a title or a label (letterheads without a
- *      laboratory word: `Halcyon Bioscience`).
+ *   4  the candidate in the largest type (letterheads without either: `Halcyon Bioscience`).
+ * Taglines (`Independent peptide testing`) are set smaller than the name, which is why size counts.
  */
 
 const LAB_WORD =
@@ -31,14 +34,13 @@ export function looksLikeOrganisation(text: string): boolean {
 
 /** The laboratory the letterhead or footer names, or null. `pages` as placed by placeLines. */
 export function readLetterhead(pages: readonly (readonly PlacedLine[])[]): LabReading | null {
-  const first = pages[0] ?? [];
-  const top = topLines(first);
-  for (const line of top) {
-    for (const cell of line.cells) {
-      const t = cell.text.trim();
-      if (isName(t) && LAB_WORD.test(t)) return { name: t, tier: 2 };
-    }
-  }
+  const candidates = topLines(pages[0] ?? [])
+    .flatMap((l) => l.cells)
+    .map((c) => ({ name: c.text.trim(), size: c.size }))
+    .filter((c) => isName(c.name) && !/\d{3,}/.test(c.name));
+  const largest = Math.max(0, ...candidates.map((c) => c.size));
+  const prominent = candidates.find((c) => c.size >= 0.85 * largest && looksLikeOrganisation(c.name));
+  if (prominent) return { name: prominent.name, tier: 2 };
   for (const page of pages) {
     for (const line of page) {
       const joined = line.cells.map((c) => c.text).join(' ');
@@ -50,10 +52,8 @@ export function readLetterhead(pages: readonly (readonly PlacedLine[])[]): LabRe
       if (name && isName(name)) return { name, tier: 3 };
     }
   }
-  const cell = top[0]?.cells[0];
-  const t = cell?.text.trim();
-  if (t && isName(t) && !/\d/.test(t)) return { name: t, tier: 4 };
-  return null;
+  const biggest = candidates.find((c) => c.size === largest && !/\d/.test(c.name));
+  return biggest ? { name: biggest.name, tier: 4 } : null;
 }
 
 // The top fifth of the text on the page, and at least its first three lines.

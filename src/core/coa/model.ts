@@ -10,6 +10,8 @@ export interface TextCell {
   x: number;
   /** Width in points, when the PDF gave one (0 otherwise). */
   width: number;
+  /** Font size in points (the largest of the runs joined into the cell), when known. */
+  size?: number;
 }
 
 /** Cells that share a baseline, left to right. Lines are top to bottom within a page. */

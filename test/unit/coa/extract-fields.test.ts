@@ -139,6 +139,14 @@ describe('extractFields: dates printed in other styles', () => {
 
 describe('extractFields: any fact set round-trips through any template (property)', () => {
   const facts = fc.record({
+    lab: fc.constantFrom(
+      'Northwind Analytical Laboratories',
+      'Orbis Analytical Inc.',
+      'Q Labs',
+      // No laboratory word and no company suffix: found as the letterhead's largest type.
+      'Halcyon Bioscience',
+      'Stratford Chemical Services',
+    ),
     batch: fc.stringMatching(/^[A-Z]{1,4}-?[0-9]{2,6}(?:-[A-Z0-9]{1,3})?$/),
     compound: fc.constantFrom(
       'BPC-157',

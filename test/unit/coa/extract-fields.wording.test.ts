@@ -5,19 +5,20 @@ import { EMPTY_FIELDS, type PdfText, type TextLine } from '../../../src/core/coa
 /**
  * Label wordings and traps on hand-placed text (the extractor is pure: positioned text in,
  * fields out). A page is a list of lines, top down, 14 pt apart; a line is cells as
- * `[text, x]` (x in points), or a string for one cell at x = 50.
+ * `[text, x]` or `[text, x, font size]` (points), or a string for one cell at x = 50.
  */
-type Cells = string | [string, number][];
+type Cells = string | ([string, number] | [string, number, number])[];
 
 function page(...lines: Cells[]): PdfText['pages'][number] {
   return {
     lines: lines.map(
       (l, i): TextLine => ({
         y: 760 - i * 14,
-        cells: (typeof l === 'string' ? [[l, 50] as [string, number]] : l).map(([text, x]) => ({
+        cells: (typeof l === 'string' ? [[l, 50] as [string, number]] : l).map(([text, x, size]) => ({
           text,
           x,
           width: text.length * 5,
+          ...(size === undefined ? {} : { size }),
         })),
       }),
     ),
@@ -244,6 +245,16 @@ describe('lab', () => {
         'Lot: A-1',
       ).lab,
     ).toBe('Halcyon Testing Services');
+  });
+
+  it('the letterhead name in large type, not a tagline in small type that has a lab word', () => {
+    expect(
+      one([['Halcyon Bioscience', 50, 16]], [['Independent peptide testing laboratory', 50, 8]], 'Lot: A-1')
+        .lab,
+    ).toBe('Halcyon Bioscience');
+    expect(
+      one([['Orbis Analytical', 50, 16]], [['Independent peptide testing', 50, 8]], 'Lot: A-1').lab,
+    ).toBe('Orbis Analytical');
   });
 
   it('from a copyright line, then the first line when nothing names a lab', () => {
