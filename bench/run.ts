@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: throughput and latency of the service against a bare node:http ceiling serving
  * the same bytes, on the scale dataset, with wrk; how fast an evidence change shows in the ranking
- * (`freshness`); how long recomputing every vendor takes (`recompute`, SQLite and PostgreSQL).
+ * (`freshness`); how long recomputing every vendor takes (`recompute`, SQLite and PostgreSQL); CoA
+ * uploads per second and the list's latency while they run (`coa`).
  * See bench/README.md.
  *
  *   npm run bench -- [--duration 10] [--rounds 3] [--connections 50] [--warmup 3]
@@ -16,6 +17,7 @@ import { isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { type CoaResult, coaRows, runCoa } from './lib/coa.ts';
 import { ensureScaleDb, removeDb, type ScaleSize } from './lib/dataset.ts';
 import {
   type ChangeTiming,
@@ -52,7 +54,7 @@ import { runWrk, type WrkResult, wrkAvailable } from './lib/wrk.ts';
 /** Scale dataset of issue [1], with the reviews of the scoring issue. */
 const SCALE: ScaleSize = { vendors: 10_000, batches: 1_000_000, reviews: 200_000 };
 /** Scenarios that are not a wrk request mix (their own targets and report). */
-const OTHER_SCENARIOS = ['freshness', 'recompute'] as const;
+const OTHER_SCENARIOS = ['freshness', 'recompute', 'coa'] as const;
 /** The list the freshness scenario loads and watches: the `vendors` scenario's request. */
 const FRESHNESS_PATH = '/api/v1/vendors?limit=50';
 const BEARER = { header: 'Authorization', prefix: 'Bearer ' };
@@ -347,9 +349,7 @@ async function runService(ctx: {
       : 'note: the service runs from source through tsx (dist/ is older than src/ or missing); production ' +
           'runs the build — `npm run build` first for representative memory',
   );
-  const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(out, 'profiles')}`] : [];
-  // Diagnostics only (e.g. BENCH_SERVICE_NODE_ARGS=--trace-gc): V8 or Node flags for the service alone.
-  nodeArgs.push(...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean));
+  const nodeArgs = serviceNodeArgs(opts, out);
   const service = await startService({
     cwd: ROOT,
     databaseUrl: `sqlite:${runDbPath}`,
@@ -622,12 +622,20 @@ async function runService(ctx: {
   }
 }
 
+/** Node flags of the service: --profile's, and BENCH_SERVICE_NODE_ARGS (diagnostics, e.g. --trace-gc). */
+function serviceNodeArgs(opts: Options, out: string): string[] {
+  const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(out, 'profiles')}`] : [];
+  nodeArgs.push(...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean));
+  return nodeArgs;
+}
+
 async function main(): Promise<number> {
   const opts = parseOptions(process.argv.slice(2));
   const wanted = (name: string) => opts.only === null || opts.only.includes(name);
   const scenarios = SCENARIOS.filter((s) => wanted(s.name));
   const freshness = wanted('freshness');
   const recompute = wanted('recompute');
+  const coa = wanted('coa');
   const needService = scenarios.length > 0 || freshness;
   if (needService && !wrkAvailable()) {
     process.stderr.write('bench needs wrk: apt-get install wrk\n');
@@ -645,7 +653,7 @@ async function main(): Promise<number> {
 
   // (0) The service runs from the compiled build, as in production (decision 0002). The recompute
   // worker runs the store code from source (the work is in the database driver either way).
-  if (needService) {
+  if (needService || coa) {
     log('building dist/ (npm run build)');
     const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('npm run build failed');
@@ -660,6 +668,19 @@ async function main(): Promise<number> {
 
   const service = needService
     ? await runService({ opts, out, scenarios, freshness, dbPath, serverCpu, clientCpu })
+    : null;
+
+  // (7b) CoA uploads: a service of its own (unpinned; see bench/lib/coa.ts), after the others.
+  const coaResult: CoaResult | null = coa
+    ? await runCoa({
+        cwd: ROOT,
+        out,
+        scaleDbPath: dbPath,
+        rounds: opts.rounds,
+        duration: opts.duration,
+        warmup: opts.warmup,
+        nodeArgs: serviceNodeArgs(opts, out),
+      })
     : null;
 
   // (8) Recompute every vendor: SQLite (a copy of the scale database), then PostgreSQL.
@@ -761,6 +782,7 @@ async function main(): Promise<number> {
       '',
     ]);
   }
+  if (coaResult) other.push(...coaRows(coaResult));
   for (const r of recomputes) {
     const s = (n: number) => `${(n / 1000).toFixed(2)} s`;
     if (r.skipped) {
@@ -797,7 +819,8 @@ async function main(): Promise<number> {
     (service?.results ?? []).every((r) => r.pass) &&
     (service?.memory?.pass ?? true) &&
     (fr?.pass ?? true) &&
-    recomputes.every((r) => r.pass);
+    recomputes.every((r) => r.pass) &&
+    (coaResult ? Object.values(coaResult.pass).every(Boolean) : true);
   const report = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -821,6 +844,7 @@ async function main(): Promise<number> {
     memory: service?.memory ?? null,
     freshness: fr,
     recompute: recomputes,
+    coa: coaResult,
     pass,
   };
   writeFileSync(join(out, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
