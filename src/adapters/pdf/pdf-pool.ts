@@ -93,8 +93,11 @@ export class PdfPool implements PdfReader {
     this.running++;
     let restart: Promise<unknown> | null = null;
     try {
-      // A copy the worker owns outright: the upload's buffer may be a view into a larger pool.
-      const own = bytes.slice();
+      // A copy the worker owns outright, in an ArrayBuffer of its own that can be transferred. Not
+      // `bytes.slice()`: on a Buffer that is a view of the same memory, and a small Buffer lives
+      // in Node's shared allocation pool, which a transfer would take from every other Buffer.
+      const own = new Uint8Array(bytes.byteLength);
+      own.set(bytes);
       return await this.pool.run(
         {
           bytes: own,
