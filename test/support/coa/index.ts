@@ -1,7 +1,8 @@
 /**
  * Generated CoA fixtures: realistic certificates from five invented laboratories' templates, and
  * the odd and hostile files an upload endpoint must survive. Everything is built in code, fast
- * enough to build per test (a CoA takes ~5-15 ms; hostile files are cached per process).
+ * enough to build per test (a CoA takes ~5-15 ms, reading it with pdfjs ~15-25 ms; hostile
+ * files are cached per process).
  *
  *   makeCoa(TEMPLATES.halcyon, { batch: 'X-1', purity: 99.41 })   → PDF bytes
  *   renderCoa(template, facts, options)                            → bytes and what was printed

@@ -69,7 +69,7 @@ export async function makeCoa(
 
 /**
  * `count` distinct CoAs (different batch, compound, date, purity, key in each: no two files share a
- * SHA-256), by default two-page ones (halcyon). About 5 ms each.
+ * SHA-256), by default two-page ones (halcyon). About 5-15 ms each.
  */
 export async function makeManyCoas(
   count: number,
