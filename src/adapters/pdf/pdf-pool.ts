@@ -72,9 +72,17 @@ export class PdfPool implements PdfReader {
     return this.poolInstance;
   }
 
-  /** Loads pdfjs in every worker now, so the first uploads do not pay for it. */
-  async warm(): Promise<void> {
-    await Promise.all(Array.from({ length: this.threads }, () => this.pool.run(WARM_UP)));
+  private warming: Promise<void> | null = null;
+
+  /**
+   * Loads pdfjs in every worker (about a second each), once. `serve` calls it at start; the first
+   * document waits for it too, so no document's clock includes a worker's start-up.
+   */
+  warm(): Promise<void> {
+    this.warming ??= Promise.all(Array.from({ length: this.threads }, () => this.pool.run(WARM_UP))).then(
+      () => {},
+    );
+    return this.warming;
   }
 
   read(bytes: Uint8Array): Promise<PdfReadResult> {
@@ -93,6 +101,7 @@ export class PdfPool implements PdfReader {
     this.running++;
     let restart: Promise<unknown> | null = null;
     try {
+      await this.warm();
       // A copy the worker owns outright, in an ArrayBuffer of its own that can be transferred. Not
       // `bytes.slice()`: on a Buffer that is a view of the same memory, and a small Buffer lives
       // in Node's shared allocation pool, which a transfer would take from every other Buffer.
@@ -139,6 +148,7 @@ export class PdfPool implements PdfReader {
     this.queuedBytes = 0;
     await this.poolInstance?.destroy();
     this.poolInstance = null;
+    this.warming = null;
   }
 }
 
