@@ -66,14 +66,12 @@ export function recordsOnFile(dbPath: string, count: number): OnFile[] {
           order by b.id`,
       )
       .all(...names) as OnFile[];
-    if (rows.length < count) {
-      throw new BenchError(
-        `the scale dataset has ${rows.length} approved batches of library peptides; the coa scenario needs ${count}`,
-      );
-    }
+    if (rows.length === 0)
+      throw new BenchError('the scale dataset has no approved batch of a library peptide');
     // Evenly spaced over the table: every vendor size, lab and batch-number format.
-    const step = rows.length / count;
-    return Array.from({ length: count }, (_, i) => rows[Math.floor(i * step)]!);
+    const n = Math.min(count, rows.length);
+    const step = rows.length / n;
+    return Array.from({ length: n }, (_, i) => rows[Math.floor(i * step)]!);
   } finally {
     db.close();
   }
@@ -122,14 +120,21 @@ export function multipartBody(
 }
 
 /**
- * Builds uploads `from`..`from + count - 1` of the series: even ones print an approved record on
- * file (`onFile[i / 2]`), odd ones a new batch `CB-<i>` of a scale vendor tested by a trusted lab
- * a few weeks ago. Deterministic for a given dataset and day; every file differs (batch, dates,
- * purity, verification code), so no upload can be answered from an earlier one's SHA-256.
+ * Which files a series holds: both kinds alternating (the scenario), or one kind only (a
+ * diagnostic: BENCH_COA_ONLY=verified shows the service without its write per upload).
+ */
+export type Mix = 'both' | Expected;
+
+/**
+ * Builds uploads `from`..`from + count - 1` of the series: with `both`, even ones print an
+ * approved record on file, odd ones a new batch `CB-<i>` of a scale vendor tested by a trusted lab
+ * a few weeks ago. Deterministic for a given dataset and day; every file differs (batch or
+ * verification code, quantity, dates), so no upload can be answered from an earlier one's SHA-256.
  */
 export async function makeUploads(opts: {
   from: number;
   count: number;
+  mix: Mix;
   onFile: readonly OnFile[];
   vendors: readonly { slug: string; name: string }[];
   nowMs: number;
@@ -139,9 +144,11 @@ export async function makeUploads(opts: {
     let facts: ReturnType<typeof distinctFacts>;
     let fields: Record<string, string>;
     let expected: Expected;
-    if (i % 2 === 0) {
-      const r = opts.onFile[i / 2];
-      if (!r) throw new BenchError(`coa: only ${opts.onFile.length} records on file were loaded`);
+    const kind = opts.mix === 'both' ? (i % 2 === 0 ? 'verified' : 'pending_review') : opts.mix;
+    // The k-th file of its kind; a record is printed again (another verification code) past the end.
+    const k = opts.mix === 'both' ? i >> 1 : i;
+    if (kind === 'verified') {
+      const r = opts.onFile[k % opts.onFile.length]!;
       facts = distinctFacts(i, {
         lab: r.labName,
         batch: r.batchId,
@@ -153,8 +160,7 @@ export async function makeUploads(opts: {
       fields = { peptide: r.peptideSlug, vendor: r.vendorSlug, batch_id: r.batchId };
       expected = 'verified';
     } else {
-      const v = opts.vendors[(i - 1) / 2];
-      if (!v) throw new BenchError(`coa: only ${opts.vendors.length} vendors were loaded`);
+      const v = opts.vendors[k % opts.vendors.length]!;
       const p = DEMO_PEPTIDES[i % DEMO_PEPTIDES.length]!;
       const lab = TRUSTED_LABS[i % TRUSTED_LABS.length]!;
       const batch = `CB-${String(i).padStart(6, '0')}`;

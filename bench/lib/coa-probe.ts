@@ -1,13 +1,15 @@
 /**
  * The `coa` scenario's latency probe, a child process of the bench (forked with IPC) so that the
- * upload client's work never delays its timers or its reads: one GET at a fixed rate over one
- * keep-alive connection, far below saturation, so it measures how long one request waits, not how
- * many the service can do. See bench/lib/coa.ts.
+ * upload client's work never delays its timers or its reads: one GET at a fixed rate, far below
+ * saturation, so it measures how long one request waits, not how many the service can do. See
+ * bench/lib/coa.ts.
  *
- * Latency is measured from the moment the request is written to the last byte of the answer. When
- * the previous answer came back after this request was due (one connection, so it had to wait),
- * latency counts from when it was due instead: a slow answer is not allowed to hide the requests it
- * held up (coordinated omission). Timer lateness in this process is not counted (it is reported).
+ * Open loop: each request is sent when it is due, whether or not earlier ones have been answered,
+ * on its own keep-alive connections (a free one of a small warmed pool; more are opened if the
+ * service stalls with many outstanding), as independent clients would. A slow answer therefore
+ * cannot hide the requests due behind it (no coordinated omission), and one stall is not
+ * compounded into a backlog either. Latency runs from the write to the last byte of the answer;
+ * how late this process's own timer fired is reported, not counted.
  */
 import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -31,8 +33,8 @@ export interface ProbeReport {
   requests: number;
   /** Answers other than 200, by status (0 = the request failed). */
   bad: Record<string, number>;
-  /** Requests that had to wait for the previous answer past their due time. */
-  heldUp: number;
+  /** Most requests outstanding at once (1 when every answer came before the next was due). */
+  maxOutstanding: number;
   /** How late this process's timer fired, ms: p99 and max (client-side noise, not counted). */
   timerLagP99Ms: number;
   timerLagMaxMs: number;
@@ -40,7 +42,9 @@ export interface ProbeReport {
   cpuMs: number;
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+/** Connections kept open and warmed: enough for a stall of WARM_SOCKETS × the interval without a new one. */
+const WARM_SOCKETS = 16;
+const agent = new Agent({ keepAlive: true, maxSockets: 1024, maxFreeSockets: 1024 });
 
 function get(port: number, path: string, key: string): Promise<number> {
   return new Promise((resolve) => {
@@ -64,37 +68,47 @@ async function probe(o: ProbeOrder): Promise<ProbeReport> {
   const count = (status: number) => {
     if (status !== 200) bad[status] = (bad[status] ?? 0) + 1;
   };
-  for (let i = 0; i < o.warmRequests; i++) count(await get(o.port, o.path, nextKey()));
+  // Warm: WARM_SOCKETS connections at once (they stay open), then one at a time.
+  let warm = 0;
+  while (warm < o.warmRequests) {
+    const batch = Math.min(WARM_SOCKETS, o.warmRequests - warm);
+    const got = await Promise.all(Array.from({ length: batch }, () => get(o.port, o.path, nextKey())));
+    got.forEach(count);
+    warm += batch;
+  }
 
   const cpu0 = process.cpuUsage();
   const n = Math.floor(o.durationMs / o.intervalMs);
-  const latencyUs: number[] = [];
+  const latencyUs = new Array<number>(n);
   const lags: number[] = [];
-  let heldUp = 0;
-  let prevEnd = 0;
+  const pending: Promise<void>[] = [];
+  let outstanding = 0;
+  let maxOutstanding = 0;
   const t0 = performance.now() + o.intervalMs;
   for (let i = 0; i < n; i++) {
     const due = t0 + i * o.intervalMs;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     const sent = performance.now();
-    if (prevEnd <= due) lags.push(sent - due);
-    const status = await get(o.port, o.path, nextKey());
-    const end = performance.now();
-    count(status);
-    // Held up by the previous answer: the wait behind it is part of this request's latency.
-    const from = prevEnd > due ? due : sent;
-    if (prevEnd > due) heldUp++;
-    latencyUs.push(Math.round((end - from) * 1000));
-    prevEnd = end;
+    lags.push(sent - due);
+    outstanding++;
+    maxOutstanding = Math.max(maxOutstanding, outstanding);
+    pending.push(
+      get(o.port, o.path, nextKey()).then((status) => {
+        latencyUs[i] = Math.round((performance.now() - sent) * 1000);
+        outstanding--;
+        count(status);
+      }),
+    );
   }
+  await Promise.all(pending);
   const cpu = process.cpuUsage(cpu0);
   lags.sort((a, b) => a - b);
   return {
     latencyUs,
     requests: o.warmRequests + n,
     bad,
-    heldUp,
+    maxOutstanding,
     timerLagP99Ms: lags[Math.floor(lags.length * 0.99)] ?? 0,
     timerLagMaxMs: lags[lags.length - 1] ?? 0,
     cpuMs: (cpu.user + cpu.system) / 1000,

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { makeUploads, recordsOnFile, someVendors, type Upload } from './coa-fixtures.ts';
+import { type Mix, makeUploads, recordsOnFile, someVendors, type Upload } from './coa-fixtures.ts';
 import type { ProbeOrder, ProbeReport } from './coa-probe.ts';
 import { type FloodResult, flood } from './coa-upload.ts';
 import { removeDb } from './dataset.ts';
@@ -54,8 +54,8 @@ export interface LatencySummary {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
-  /** Requests that waited behind the previous answer (counted from when they were due). */
-  heldUp: number;
+  /** Most list requests outstanding at once (the probe does not wait for an answer to send the next). */
+  maxOutstanding: number;
   /** How late the probe's own timer fired (client noise, not in the latency): p99, ms. */
   timerLagP99Ms: number;
 }
@@ -73,6 +73,8 @@ export interface CoaRound {
   /** The busiest thread other than the main one: the PDF worker. */
   workerBusy: number;
   otherThreadsBusy: number;
+  /** The other threads by name (/proc/PID/task/TID/comm: V8's GC helpers, libuv's pool…), busy share. */
+  otherThreadsByName: Record<string, number>;
   clientCpuMsPerUpload: number;
   probeCpuMs: number;
   /** Highest resident set of the service during the flood (all threads: workers are in the process). */
@@ -101,25 +103,34 @@ function summarize(r: ProbeReport): LatencySummary {
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     maxMs: (s[s.length - 1] ?? Number.NaN) / 1000,
-    heldUp: r.heldUp,
+    maxOutstanding: r.maxOutstanding,
     timerLagP99Ms: r.timerLagP99Ms,
   };
 }
 
-/** CPU time per thread of a process so far, ms, by thread id. */
-function threadCpuMs(pid: number): Map<number, number> {
-  const out = new Map<number, number>();
+/** CPU time per thread of a process so far, ms, and the thread's name, by thread id. */
+function threadCpuMs(pid: number): Map<number, { ms: number; name: string }> {
+  const out = new Map<number, { ms: number; name: string }>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(tid), ((Number(f[11]) + Number(f[12])) * 1000) / 100);
+      out.set(Number(tid), { ms: ((Number(f[11]) + Number(f[12])) * 1000) / 100, name });
     } catch {
       // the thread ended meanwhile
     }
   }
   return out;
 }
+
+/** The busiest thread names, as `name 12%`. */
+const topThreads = (byName: Record<string, number>): string =>
+  Object.entries(byName)
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, 3)
+    .map(([n, b]) => `${n} ${(b * 100).toFixed(0)}%`)
+    .join(', ');
 
 /** The probe child: forked once, given one order at a time. */
 class Probe {
@@ -181,6 +192,13 @@ export async function runCoa(opts: {
   const stray = Object.keys(process.env).filter((k) => k.startsWith('COA_'));
   if (stray.length > 0)
     log(`warning: coa: ${stray.join(', ')} set: the service does not run the default CoA config`);
+  // Diagnostic: one kind of file only (BENCH_COA_ONLY=verified: no write per upload).
+  const only = process.env.BENCH_COA_ONLY ?? '';
+  if (only !== '' && only !== 'verified' && only !== 'pending_review')
+    throw new BenchError('BENCH_COA_ONLY takes verified or pending_review');
+  const mix: Mix = only === '' ? 'both' : only;
+  if (mix !== 'both')
+    log(`note: coa: BENCH_COA_ONLY=${mix}: every file is of one kind (a diagnostic, not the scenario)`);
 
   // Keys: uploads count against Variant A's hourly limit, the probe against B's daily one.
   const keySets = await prepareKeys({
@@ -197,13 +215,13 @@ export async function runCoa(opts: {
   const aKeys = keySets.get('a')!;
   const bKeys = keySets.get('b')!;
 
-  const onFile = recordsOnFile(opts.scaleDbPath, Math.ceil(maxFiles / 2));
-  const vendors = someVendors(opts.scaleDbPath, Math.ceil(maxFiles / 2));
+  const onFile = recordsOnFile(opts.scaleDbPath, maxFiles);
+  const vendors = someVendors(opts.scaleDbPath, maxFiles);
   let made = 0;
   const nowMs = Date.now();
   const generate = async (count: number): Promise<Upload[]> => {
     const t = performance.now();
-    const ups = await makeUploads({ from: made, count, onFile, vendors, nowMs });
+    const ups = await makeUploads({ from: made, count, mix, onFile, vendors, nowMs });
     made += count;
     log(`coa: generated ${count} distinct two-page CoAs in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     return ups;
@@ -290,12 +308,18 @@ export async function runCoa(opts: {
         );
       }
       // Per thread: the main thread, the busiest other (the PDF worker), the rest (GC, libuv, SQLite).
-      const deltas = [...threads1].map(([tid, ms]) => ({ tid, ms: ms - (threads0.get(tid) ?? 0) }));
+      const deltas = [...threads1].map(([tid, t]) => ({
+        tid,
+        name: t.name,
+        ms: t.ms - (threads0.get(tid)?.ms ?? 0),
+      }));
       const main = deltas.find((d) => d.tid === svc.pid)?.ms ?? 0;
       const others = deltas.filter((d) => d.tid !== svc.pid).sort((x, y) => y.ms - x.ms);
       const worker = others[0]?.ms ?? 0;
       const rest = others.slice(1).reduce((s, d) => s + d.ms, 0);
-      return { f, p, cpuMs, main, worker, rest, rssPeakMb };
+      const restByName: Record<string, number> = {};
+      for (const d of others.slice(1)) restByName[d.name] = (restByName[d.name] ?? 0) + d.ms / ms;
+      return { f, p, cpuMs, main, worker, rest, restByName, rssPeakMb };
     };
 
     // Warm-up: pdfjs loads in the worker on its first document, and both paths get compiled.
@@ -344,6 +368,7 @@ export async function runCoa(opts: {
         mainThreadBusy: busy(x.main),
         workerBusy: busy(x.worker),
         otherThreadsBusy: busy(x.rest),
+        otherThreadsByName: x.restByName,
         clientCpuMsPerUpload: f.clientCpuMs / Math.max(1, f.sent),
         probeCpuMs: x.p!.cpuMs,
         rssPeakMb: x.rssPeakMb,
@@ -360,11 +385,11 @@ export async function runCoa(opts: {
         `coa round ${r + 1}/${opts.rounds}: ${f.perSecond.toFixed(1)} verifications/s (${st}; upload p50 ` +
           `${one.uploads.p50Ms.toFixed(0)} ms, p99 ${one.uploads.p99Ms.toFixed(0)} ms); list p99 idle ` +
           `${idle.p99Ms.toFixed(2)} ms, during uploads ${floodLat.p99Ms.toFixed(2)} ms (×${one.ratio.toFixed(2)}; max ` +
-          `${floodLat.maxMs.toFixed(0)} ms, ${floodLat.heldUp} held up, probe timer lag p99 ` +
+          `${floodLat.maxMs.toFixed(0)} ms, ${floodLat.maxOutstanding} outstanding at most, probe timer lag p99 ` +
           `${idle.timerLagP99Ms.toFixed(1)}/${floodLat.timerLagP99Ms.toFixed(1)} ms); ` +
           `service ${one.serviceCpuMsPerVerification.toFixed(1)} ms CPU/verification, main thread ` +
           `${(one.mainThreadBusy * 100).toFixed(0)}% busy, PDF worker ${(one.workerBusy * 100).toFixed(0)}%, ` +
-          `other threads ${(one.otherThreadsBusy * 100).toFixed(0)}%; client ${one.clientCpuMsPerUpload.toFixed(2)} ms ` +
+          `other threads ${(one.otherThreadsBusy * 100).toFixed(0)}% (${topThreads(one.otherThreadsByName)}); client ${one.clientCpuMsPerUpload.toFixed(2)} ms ` +
           `CPU/upload; RSS peak ${x.rssPeakMb.toFixed(0)} MB`,
       );
       if (f.exhausted)
