@@ -30,7 +30,7 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
   const budget = new UploadBudget(s.config.coa.maxInflightBytes);
   await app.register(multipart, {
     limits: {
-      fileSize: maxBytes,
+      fileSize: maxBytes + 1,
       files: 1,
       fields: 8,
       parts: 10,
@@ -164,8 +164,14 @@ async function readForm(
           );
         }
         const chunks: Buffer[] = [];
-        for await (const chunk of part.file) chunks.push(chunk as Buffer);
-        if (part.file.truncated) throw new DomainError('file_too_large', tooLarge(maxBytes));
+        let size = 0;
+        for await (const chunk of part.file) {
+          size += (chunk as Buffer).length;
+          // At the first byte past the limit, not at the end of the part: a body without a
+          // Content-Length is refused as soon as it passes the limit, and the rest is never read.
+          if (size > maxBytes) throw new DomainError('file_too_large', tooLarge(maxBytes));
+          chunks.push(chunk as Buffer);
+        }
         file = Buffer.concat(chunks);
         continue;
       }
