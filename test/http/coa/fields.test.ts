@@ -105,6 +105,19 @@ describe.each(DIALECTS)('POST /v1/coa/verify: the form (%s)', (dialect) => {
       expect(msg).toContain(`'${name}'`);
     });
 
+    it.each([
+      ['peptide', 'x'.repeat(2000), 'over the form field size'],
+      ['peptide', 'b'.repeat(101), 'over 100 characters'],
+      ['batch_id', 'B'.repeat(129), 'over 128 characters'],
+      ['batch_id', 'NW-1001\u0000', 'a control character'],
+      ['vendor', 'aurora\r\nx', 'a line break'],
+    ] as const)('`%s` %#: %s', async (name, value) => {
+      const doc = await freshCoa();
+      const form = { file: doc.file, peptide: 'bpc-157', vendor: 'aurora', [name]: value };
+      const msg = await refused(send(coaParts(form)), 400, 'invalid_parameter', doc);
+      expect(msg).toContain(`'${name}'`);
+    });
+
     it('an empty file', async () => {
       const msg = await refused(
         send(coaParts({ file: new Uint8Array(0), peptide: 'bpc-157' })),
@@ -234,6 +247,23 @@ describe.each(DIALECTS)('POST /v1/coa/verify: the form (%s)', (dialect) => {
       const msg = await refused(send(parts), 415, 'unsupported_media_type');
       expect(msg).toMatch(/PDF/);
       expect(await f.storedFor(png)).toBeNull();
+    });
+
+    it('a PDF is a PDF by its bytes: sent as application/octet-stream named coa.bin, or after 500 bytes of junk', async () => {
+      for (const [batch, pad] of [
+        ['BYTES-1', 0],
+        ['BYTES-2', 500],
+      ] as const) {
+        const pdf = Buffer.from(await coa({ batch }));
+        const file = new Uint8Array(Buffer.concat([Buffer.alloc(pad, 0x20), pdf]));
+        const parts: Part[] = [
+          { name: 'file', filename: 'coa.bin', data: file, contentType: 'application/octet-stream' },
+          { name: 'peptide', value: 'bpc-157' },
+          { name: 'vendor', value: 'aurora' },
+        ];
+        const v = expectVerification(await postParts(f.ctx, f.key, parts));
+        expect(v).toMatchObject({ status: 'pending_review', extracted: { batch } });
+      }
     });
 
     it('a PDF signature past the first 1024 bytes does not make a file a PDF', async () => {

@@ -33,7 +33,7 @@ export const dayIso = (day: string): string => `${day}T00:00:00.000Z`;
  *   aurora MR-2002  tb-500      98.7  meridian   2026-03-12
  *   aurora BP-5005  bpc-157     99.1  bluepoint  2026-03-12
  *   helix  HX-3003  bpc-157     99.0  northwind  2026-03-12
- * A pending submission: helix HX-PEND (bpc-157).
+ * A pending submission: helix HX-4004 (bpc-157).
  */
 export const NORTHWIND_VERIFY = 'https://verify.northwind-labs.example/coa?code={key}';
 export const MERIDIAN_VERIFY = 'https://meridian-testing.example/verify';
@@ -129,7 +129,7 @@ export const REGISTRY: Record<string, unknown>[] = [
   {
     type: 'batch',
     vendorSlug: 'helix',
-    batchId: 'HX-PEND',
+    batchId: 'HX-4004',
     peptideSlug: 'bpc-157',
     status: 'pending',
     submittedAt: iso(-2 * DAY_MS),
