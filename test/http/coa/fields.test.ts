@@ -106,12 +106,12 @@ describe.each(DIALECTS)('POST /v1/coa/verify: the form (%s)', (dialect) => {
     });
 
     it.each([
-      ['peptide', 'x'.repeat(2000), 'over the form field size'],
-      ['peptide', 'b'.repeat(101), 'over 100 characters'],
-      ['batch_id', 'B'.repeat(129), 'over 128 characters'],
-      ['batch_id', 'NW-1001\u0000', 'a control character'],
-      ['vendor', 'aurora\r\nx', 'a line break'],
-    ] as const)('`%s` %#: %s', async (name, value) => {
+      ['`peptide` over the form field size', 'peptide', 'x'.repeat(2000)],
+      ['`peptide` over 100 characters', 'peptide', 'b'.repeat(101)],
+      ['`batch_id` over 128 characters', 'batch_id', 'B'.repeat(129)],
+      ['`batch_id` with a control character', 'batch_id', 'NW-1001\u0000'],
+      ['`vendor` with a line break', 'vendor', 'aurora\r\nx'],
+    ] as const)('%s', async (_why, name, value) => {
       const doc = await freshCoa();
       const form = { file: doc.file, peptide: 'bpc-157', vendor: 'aurora', [name]: value };
       const msg = await refused(send(coaParts(form)), 400, 'invalid_parameter', doc);
