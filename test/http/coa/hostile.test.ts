@@ -157,11 +157,4 @@ describe.each(DIALECTS)('hostile PDFs through POST /v1/coa/verify (%s)', (dialec
     const { value: v } = await upload(await coa({ batch: 'AFTER-1' }));
     expect(v).toMatchObject({ status: 'pending_review', extracted: { batch: 'AFTER-1' } });
   });
-
-  it('and again, twice in a row', async () => {
-    for (const n of [2, 3])
-      expect(codes((await upload(variant(slow, n))).value)).toEqual(['unreadable_time_limit']);
-    const { value: v } = await upload(await coa({ batch: 'AFTER-2' }));
-    expect(v).toMatchObject({ status: 'pending_review', extracted: { batch: 'AFTER-2' } });
-  });
 });
