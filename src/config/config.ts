@@ -68,6 +68,9 @@ export interface Config {
   coa: CoaConfig;
 }
 
+/** Room an upload's body has beyond its file: the form's other parts and the multipart framing. */
+export const COA_FORM_OVERHEAD_BYTES = 64 * 1024;
+
 export interface CoaConfig {
   /** Largest PDF accepted, bytes; larger is 413 before the body is read. Env COA_MAX_BYTES. (10 MB) */
   maxBytes: number;
@@ -212,6 +215,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (cfg.requestTimeoutMs < cfg.headersTimeoutMs) {
     throw new ConfigError(
       'PURERANK_REQUEST_TIMEOUT_SECONDS must be at least PURERANK_HEADERS_TIMEOUT_SECONDS (a request includes its headers)',
+    );
+  }
+  if (cfg.coa.maxInflightBytes < cfg.coa.maxBytes + COA_FORM_OVERHEAD_BYTES) {
+    throw new ConfigError(
+      `COA_INFLIGHT_MB must hold at least one upload of COA_MAX_BYTES (${cfg.coa.maxBytes} bytes) and its form: raise it or lower COA_MAX_BYTES`,
     );
   }
   checkPlanLimits(cfg.limits);

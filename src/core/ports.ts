@@ -170,6 +170,8 @@ export interface CoaStore {
    * that one and returns it; otherwise returns the row given.
    */
   insert(v: StoredVerification): Promise<StoredVerification>;
+  /** Replaces a stored verification (same id and account) with a new decision. */
+  replace(v: StoredVerification): Promise<void>;
   /** A verification of the account's, with its submission's review state now. */
   get(accountId: number, id: string): Promise<(StoredVerification & { review: ReviewState | null }) | null>;
 }

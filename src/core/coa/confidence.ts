@@ -36,6 +36,7 @@ const CAUTION: Partial<Record<NoteCode, number>> = {
   record_stale: 0.05,
   vendor_unknown: 0.1,
   vendor_inferred: 0.05,
+  client_other_vendor: 0.1,
   compound_unknown: 0.1,
 };
 

@@ -244,7 +244,7 @@ export function decide(input: DecisionInput): Decision {
       purity: printed.purity,
       labSlug: lab?.slug ?? null,
       testMethod: f.method,
-      testedAt: f.testDate ? `${f.testDate.iso}T00:00:00.000Z` : null,
+      testedAt: f.testDate ? testedAtOf(f.testDate, input.nowMs) : null,
     };
     add(
       'submission_queued',
@@ -309,6 +309,17 @@ function unreadable(
  */
 function sameDay(recorded: string, printed: StatedDate): boolean {
   return readings(printed).includes(recorded);
+}
+
+/**
+ * The test time a queued submission records: the printed day (the reading that is not in the
+ * future, for an ambiguous one), never after now — a day inside the time-zone slack is today.
+ */
+function testedAtOf(printed: StatedDate, nowMs: number): string {
+  const past = readings(printed)
+    .map((d) => Date.parse(`${d}T00:00:00Z`))
+    .find((t) => t <= nowMs);
+  return new Date(past ?? nowMs).toISOString();
 }
 
 /** The days a printed date can mean: one, or two when day and month could be swapped. */

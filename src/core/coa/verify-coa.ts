@@ -58,11 +58,12 @@ export class CoaVerifier {
     const sha256 = createHash('sha256').update(file).digest('hex');
     const requestKey = fingerprint(resolved);
 
+    // A result that a limit cut short (time, memory: the machine may have been busy) is not the
+    // document's verdict: it is read again, and the verification keeps its id.
     const earlier = await this.deps.store.findUpload(accountId, sha256, requestKey);
-    if (earlier) return this.get(accountId, earlier.id);
-
-    const extraction =
-      (await this.deps.store.findExtraction(accountId, sha256)) ?? (await this.extract(file));
+    if (earlier && !cutShort(earlier.extraction)) return this.get(accountId, earlier.id);
+    const known = await this.deps.store.findExtraction(accountId, sha256);
+    const extraction = known && !cutShort(known) ? known : await this.extract(file);
     const fields = extraction.ok ? extraction.fields : null;
     const records = fields?.batch ? await this.deps.batches.findByKey(batchKey(fields.batch)) : [];
     const nowMs = this.deps.clock.now();
@@ -75,7 +76,7 @@ export class CoaVerifier {
       staleAfterDays: this.deps.staleAfterDays,
     });
 
-    const id = `ver_${randomBytes(16).toString('hex')}`;
+    const id = earlier?.id ?? `ver_${randomBytes(16).toString('hex')}`;
     const createdAt = new Date(nowMs).toISOString();
     if (queue) {
       // Through the import path: the same validation, write rules (a batch decided meanwhile stays
@@ -115,6 +116,10 @@ export class CoaVerifier {
       filePath,
       createdAt,
     };
+    if (earlier) {
+      await this.deps.store.replace(stored);
+      return this.get(accountId, id);
+    }
     const kept = await this.deps.store.insert(stored);
     return this.get(accountId, kept.id);
   }
@@ -186,6 +191,10 @@ function resolve(directory: Directory, r: CoaRequest): ResolvedRequest {
   }
   return { peptide, batchId: r.batchId, vendor };
 }
+
+/** Whether a read ended at a limit of the moment rather than at something in the document. */
+const cutShort = (e: Extraction): boolean =>
+  !e.ok && (e.reason === 'time_limit' || e.reason === 'memory_limit');
 
 /** Requests that mean the same (peptide by slug, batch as matched, vendor) share a fingerprint. */
 const fingerprint = (r: ResolvedRequest): string =>

@@ -66,27 +66,41 @@ export class KyselyCoaStore implements CoaStore {
   async insert(v: StoredVerification): Promise<StoredVerification> {
     const res = await this.db
       .insertInto('coa_verifications')
-      .values({
-        id: v.id,
-        account_id: v.accountId,
-        sha256: v.sha256,
-        request_key: v.requestKey,
-        status: v.outcome.status,
-        confidence: v.outcome.confidence,
-        result: JSON.stringify(v.outcome),
-        extracted: v.extraction.ok ? JSON.stringify(v.extraction) : null,
-        unreadable_reason: v.extraction.ok ? null : v.extraction.reason,
-        vendor_id: v.outcome.submission
-          ? this.db.selectFrom('vendors').select('id').where('slug', '=', v.outcome.submission.vendorSlug)
-          : null,
-        batch_key: v.outcome.submission ? batchKey(v.outcome.submission.batchId) : null,
-        file_path: v.filePath,
-        created_at: v.createdAt,
-      })
+      .values(this.columns(v))
       .onConflict((oc) => oc.columns(['account_id', 'sha256', 'request_key']).doNothing())
       .executeTakeFirst();
     if (Number(res.numInsertedOrUpdatedRows ?? 0) > 0) return v;
     return (await this.findUpload(v.accountId, v.sha256, v.requestKey)) ?? v;
+  }
+
+  async replace(v: StoredVerification): Promise<void> {
+    const { id: _id, account_id: _a, ...rest } = this.columns(v);
+    await this.db
+      .updateTable('coa_verifications')
+      .set(rest)
+      .where('id', '=', v.id)
+      .where('account_id', '=', v.accountId)
+      .execute();
+  }
+
+  private columns(v: StoredVerification) {
+    return {
+      id: v.id,
+      account_id: v.accountId,
+      sha256: v.sha256,
+      request_key: v.requestKey,
+      status: v.outcome.status,
+      confidence: v.outcome.confidence,
+      result: JSON.stringify(v.outcome),
+      extracted: v.extraction.ok ? JSON.stringify(v.extraction) : null,
+      unreadable_reason: v.extraction.ok ? null : v.extraction.reason,
+      vendor_id: v.outcome.submission
+        ? this.db.selectFrom('vendors').select('id').where('slug', '=', v.outcome.submission.vendorSlug)
+        : null,
+      batch_key: v.outcome.submission ? batchKey(v.outcome.submission.batchId) : null,
+      file_path: v.filePath,
+      created_at: v.createdAt,
+    };
   }
 
   async get(

@@ -172,9 +172,9 @@ describe.each(DIALECTS)('POST /v1/coa/verify: the form (%s)', (dialect) => {
       );
     });
 
-    // BUG (reported): busboy's one-file limit counts every file part, so a text field sent as a
-    // file part after the PDF is refused as "Parameter 'file' is given more than once".
-    it.fails('`peptide` sent as a file part: 400 naming `peptide`', async () => {
+    // Busboy's file limit counted every file part, so this was "Parameter 'file' is given more
+    // than once"; the route now names each file part itself.
+    it('`peptide` sent as a file part: 400 naming `peptide`', async () => {
       const doc = await freshCoa();
       const parts: Part[] = [
         { name: 'file', filename: 'coa.pdf', data: doc.file },
@@ -183,9 +183,8 @@ describe.each(DIALECTS)('POST /v1/coa/verify: the form (%s)', (dialect) => {
       expect(await refused(send(parts), 400, 'invalid_parameter', doc)).toContain("'peptide'");
     });
 
-    // BUG (reported): the answer names `file` but says it "is not a field of this form: it takes
-    // file, peptide, …", which contradicts itself; it should say `file` must be a file part.
-    it.fails('`file` sent as a text field: 400 naming `file`, saying it must be a file', async () => {
+    // It once said `file` "is not a field of this form: it takes file, …", contradicting itself.
+    it('`file` sent as a text field: 400 naming `file`, saying it must be a file', async () => {
       const msg = await refused(
         send([
           { name: 'file', value: 'JVBERi0xLjcK' },

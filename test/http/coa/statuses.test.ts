@@ -341,10 +341,9 @@ describe.each(DIALECTS)('POST /v1/coa/verify: statuses (%s)', (dialect) => {
       expect(await f.batchState('DAY-0', 'aurora')).toBe('pending');
     });
 
-    // BUG (reported): decide.ts allows a test date up to 36 h ahead (timezone slack) and queues it
-    // with that day as testedAt; the import's rule "testedAt is in the future" then refuses the
-    // write and the upload is a 400 invalid_parameter "batch: testedAt is in the future.".
-    it.fails('a test date tomorrow (within the timezone slack) is plausible: 200, queued', async () => {
+    // A day inside the time-zone slack was queued as testedAt tomorrow, which the import refuses
+    // (400 "testedAt is in the future"); the submission now records the test as today.
+    it('a test date tomorrow (within the timezone slack) is plausible: 200, queued', async () => {
       const res = await f.upload({
         file: await coa({ batch: 'DAY-1', testDate: '2026-06-02' }),
         peptide: 'bpc-157',
@@ -355,9 +354,10 @@ describe.each(DIALECTS)('POST /v1/coa/verify: statuses (%s)', (dialect) => {
       expect(await f.batchState('DAY-1', 'aurora')).toBe('pending');
     });
 
-    // BUG (reported): 12/03/2026 read as 2026-12-03 is not a future date because its other reading
-    // (12 March) is past, so it is queued — with testedAt 2026-12-03, which the import refuses: 400.
-    it.fails('an ambiguous date with one reading in the future (12/03/2026): 200, not a 400', async () => {
+    // 12/03/2026 read as 2026-12-03 is not a future date (its other reading, 12 March, is past); it
+    // was queued with testedAt 2026-12-03, which the import refused (400). It now queues the past
+    // reading.
+    it('an ambiguous date with one reading in the future (12/03/2026): 200, not a 400', async () => {
       const res = await f.upload({
         file: await coa({ batch: 'AMB-12', testDate: '2026-12-03' }, TEMPLATES.halcyon),
         peptide: 'bpc-157',

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type as T } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { COA_FORM_OVERHEAD_BYTES } from '../../../config/config.ts';
 import type { CoaRequest } from '../../../core/coa/verification.ts';
 import { DomainError, invalidParameter } from '../../../core/errors.ts';
 import { sendError } from '../../error-body.ts';
@@ -11,8 +12,6 @@ import { CoaUploadFormA, CoaVerificationA } from '../coa-schemas.ts';
 import { presentVerification } from '../present-coa.ts';
 import { UploadBudget } from '../upload-budget.ts';
 
-/** Room for the form's other parts and the multipart framing around the file. */
-const FORM_OVERHEAD = 64 * 1024;
 const FIELDS = new Set(['peptide', 'batch_id', 'vendor']);
 /** `%PDF-`; PDF readers accept the header anywhere in the first 1024 bytes, and so do we. */
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
@@ -31,7 +30,8 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
   await app.register(multipart, {
     limits: {
       fileSize: maxBytes + 1,
-      files: 1,
+      // More than one so a second file part is named by readForm (the parts limit bounds them).
+      files: 4,
       fields: 8,
       parts: 10,
       fieldSize: 1024,
@@ -69,12 +69,12 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
       },
       preParsing: (request, reply, payload, done) => {
         const length = Number(request.headers['content-length'] ?? Number.NaN);
-        if (Number.isFinite(length) && length > maxBytes + FORM_OVERHEAD) {
+        if (Number.isFinite(length) && length > maxBytes + COA_FORM_OVERHEAD_BYTES) {
           // Refused before the body is read; the front door closes the connection after this.
           sendError(request, reply, 'file_too_large', tooLarge(maxBytes));
           return;
         }
-        const free = budget.tryReserve(Number.isFinite(length) ? length : maxBytes + FORM_OVERHEAD);
+        const free = budget.tryReserve(Number.isFinite(length) ? length : maxBytes + COA_FORM_OVERHEAD_BYTES);
         if (!free) {
           reply.header('retry-after', '2');
           sendError(
@@ -158,11 +158,14 @@ async function readForm(
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
           part.file.resume();
-          throw invalidParameter(
-            part.fieldname.slice(0, 50),
-            'is not a field of this form (the PDF goes in `file`).',
-          );
+          throw FIELDS.has(part.fieldname)
+            ? invalidParameter(part.fieldname, 'must be a text field, not a file.')
+            : invalidParameter(
+                part.fieldname.slice(0, 50),
+                'is not a field of this form (the PDF goes in `file`).',
+              );
         }
+        if (file !== null) throw invalidParameter('file', 'is given more than once: upload one PDF.');
         const chunks: Buffer[] = [];
         let size = 0;
         for await (const chunk of part.file) {
@@ -176,6 +179,7 @@ async function readForm(
         continue;
       }
       const name = part.fieldname;
+      if (name === 'file') throw invalidParameter('file', 'must be a file part (the PDF), not a text field.');
       if (!FIELDS.has(name)) {
         throw invalidParameter(
           name.slice(0, 50),
