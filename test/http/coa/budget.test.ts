@@ -6,8 +6,8 @@ import { expectErrorAnswer, portOf, rawRequest } from '../hardening/raw-socket.t
 import { type CoaFixture, coa, setupCoa } from './fixtures.ts';
 import { coaParts, multipart, VERIFY } from './form.ts';
 
-const MAX_BYTES = 96 * 1024;
-/** Room for one upload of ~100 KB and a small one, not for two large ones. */
+const MAX_BYTES = 64 * 1024;
+/** Room for one upload of ~100 KB and a small one, not for two large ones (COA_INFLIGHT_MB must hold MAX_BYTES + the 64 KB form allowance). */
 const INFLIGHT = 150 * 1024;
 
 /** The request line and headers of an upload of `body`, with its Content-Length. */
