@@ -37,6 +37,7 @@ const CAUTION: Partial<Record<NoteCode, number>> = {
   vendor_unknown: 0.1,
   vendor_inferred: 0.05,
   client_other_vendor: 0.1,
+  submission_differs: 0.2,
   compound_unknown: 0.1,
 };
 

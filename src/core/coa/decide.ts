@@ -70,9 +70,13 @@ export function decide(input: DecisionInput): Decision {
   const f = extraction.fields;
   const missing = (['compound', 'batch', 'purity', 'lab'] as const).filter((k) => f[k] === null);
   if (missing.length > 0) {
-    return unreadable(base, f, [
-      note('fields_missing', `The document does not state its ${missing.join(', ')}.`),
-    ]);
+    const stated = f.compound ? directory.peptidePrinted(f.compound) : null;
+    return unreadable(
+      base,
+      f,
+      [note('fields_missing', `The document does not state its ${missing.join(', ')}.`)],
+      stated?.slug === request.peptide.slug,
+    );
   }
   // Narrowed by the check above.
   const printed = { compound: f.compound!, batch: f.batch!, purity: f.purity!, lab: f.lab! };
@@ -151,6 +155,12 @@ export function decide(input: DecisionInput): Decision {
   const contra: Note[] = [];
   const differs = (code: NoteCode, message: string) => contra.push(note(code, message));
   if (!compoundPeptide) {
+    // Not a peptide we know, so not the one requested: queuing it as that peptide would let one
+    // approval turn a document about something else into its record.
+    differs(
+      'compound_mismatch',
+      `The document is for "${printed.compound}", which is not ${request.peptide.name} (nor any peptide in the library).`,
+    );
     add('compound_unknown', `The compound "${printed.compound}" is not in the peptide library.`);
   } else if (!peptideMatch) {
     differs('compound_mismatch', `The document is for ${compoundPeptide.name}, not ${request.peptide.name}.`);
@@ -182,7 +192,7 @@ export function decide(input: DecisionInput): Decision {
         );
     }
     if (approved.testedAt !== null && f.testDate) {
-      if (sameDay(approved.testedAt.slice(0, 10), f.testDate)) corroborated.push(CORROBORATION.testDate);
+      if (sameDay(approved.testedAt, f.testDate)) corroborated.push(CORROBORATION.testDate);
       else {
         differs(
           'test_date_differs',
@@ -235,6 +245,10 @@ export function decide(input: DecisionInput): Decision {
   } else if (onFile?.status === 'pending') {
     submission = { vendorSlug: vendor.slug, batchId: onFile.batchId };
     add('submission_exists', `Batch ${onFile.batchId} of ${vendor.name} is already awaiting review.`);
+    const conflicts = submissionConflicts(onFile, printed, f.testDate);
+    if (conflicts.length > 0) {
+      add('submission_differs', `The submission awaiting review states another ${conflicts.join(', ')}.`);
+    }
   } else {
     submission = { vendorSlug: vendor.slug, batchId: printed.batch };
     queue = {
@@ -287,13 +301,14 @@ function unreadable(
   base: Pick<VerificationOutcome, 'peptideSlug' | 'vendorSlug' | 'submission' | 'labVerificationUrl'>,
   fields: ExtractedFields | null,
   notes: Note[],
+  peptideMatch = false,
 ): Decision {
   return {
     outcome: {
       ...base,
       status: 'unreadable',
       confidence: confidenceOf('unreadable', []),
-      peptideMatch: false,
+      peptideMatch,
       purityClaim: fields?.purityText ?? null,
       purityVerified: false,
       notes,
@@ -304,11 +319,27 @@ function unreadable(
 }
 
 /**
- * A printed date against a recorded day. A date whose day and month could be swapped
- * (`03/12/2026`, dates.ts) matches either reading: the record settles which one the lab meant.
+ * A printed date against a recorded test time. The record is a UTC instant, the document a day in
+ * the lab's time zone, so the days may differ by one; more is another test. A date whose day and
+ * month could be swapped (`03/12/2026`, dates.ts) matches with either reading.
  */
 function sameDay(recorded: string, printed: StatedDate): boolean {
-  return readings(printed).includes(recorded);
+  const at = Date.parse(recorded);
+  return readings(printed).some((d) => Math.abs(Date.parse(`${d}T12:00:00Z`) - at) <= 36 * 3600_000);
+}
+
+/** The facts a pending submission states that this document contradicts. */
+function submissionConflicts(
+  pending: BatchRecord,
+  printed: { purity: number; lab: string },
+  date: StatedDate | null,
+): string[] {
+  const out: string[] = [];
+  if (pending.purity !== null && Math.abs(pending.purity - printed.purity) > PURITY_TOLERANCE)
+    out.push('purity');
+  if (pending.labName !== null && !sameLab(pending.labName, printed.lab)) out.push('lab');
+  if (pending.testedAt !== null && date && !sameDay(pending.testedAt, date)) out.push('test date');
+  return out;
 }
 
 /**

@@ -33,6 +33,7 @@ export type NoteCode =
   | 'no_record'
   | 'submission_queued'
   | 'submission_exists'
+  | 'submission_differs'
   | 'vendor_unknown'
   | 'vendor_inferred'
   | 'client_other_vendor'
@@ -82,6 +83,8 @@ export interface VerificationOutcome {
   peptideSlug: string;
   vendorSlug: string | null;
   submission: QueuedSubmission | null;
+  /** The request it answers (peptide and vendor as slugs), kept so it can be decided again. */
+  request?: CoaRequest;
 }
 
 /** An operator's decision on the submission a verification queued. */

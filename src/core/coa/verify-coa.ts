@@ -9,7 +9,7 @@ import { decide, type ResolvedRequest } from './decide.ts';
 import { Directory } from './directory.ts';
 import { extractFields } from './extract-fields.ts';
 import type { PdfReader } from './model.ts';
-import type { CoaRequest, Extraction, Verification } from './verification.ts';
+import type { CoaRequest, Extraction, Verification, VerificationOutcome } from './verification.ts';
 
 /** Where uploaded files are kept when the operator turns that on (COA_STORE_FILES). */
 export interface CoaFileStore {
@@ -64,20 +64,66 @@ export class CoaVerifier {
     if (earlier && !cutShort(earlier.extraction)) return this.get(accountId, earlier.id);
     const known = await this.deps.store.findExtraction(accountId, sha256);
     const extraction = known && !cutShort(known) ? known : await this.extract(file);
-    const fields = extraction.ok ? extraction.fields : null;
-    const records = fields?.batch ? await this.deps.batches.findByKey(batchKey(fields.batch)) : [];
-    const nowMs = this.deps.clock.now();
-    const { outcome, queue } = decide({
+    return this.decideAndKeep({
+      id: earlier?.id ?? `ver_${randomBytes(16).toString('hex')}`,
+      replaces: earlier !== null,
+      accountId,
+      sha256,
+      requestKey,
       request: resolved,
       extraction,
       directory,
+      file,
+      filePath: null,
+      createdAt: earlier?.createdAt ?? null,
+      submission: earlier?.outcome.submission ?? null,
+    });
+  }
+
+  /**
+   * Decides a read document against the records on file, queues it for review when it is
+   * plausible and uncorroborated, and stores the verdict (new, or replacing the one it re-decides).
+   */
+  private async decideAndKeep(v: {
+    id: string;
+    replaces: boolean;
+    accountId: number;
+    sha256: string;
+    requestKey: string;
+    request: ResolvedRequest;
+    extraction: Extraction;
+    directory: Directory;
+    file: Uint8Array | null;
+    filePath: string | null;
+    createdAt: string | null;
+    /** The submission the verdict it replaces was queued in: it stays linked. */
+    submission: VerificationOutcome['submission'];
+  }): Promise<Verification> {
+    const fields = v.extraction.ok ? v.extraction.fields : null;
+    const records = fields?.batch ? await this.deps.batches.findByKey(batchKey(fields.batch)) : [];
+    const nowMs = this.deps.clock.now();
+    const { outcome, queue } = decide({
+      request: v.request,
+      extraction: v.extraction,
+      directory: v.directory,
       records,
       nowMs,
       staleAfterDays: this.deps.staleAfterDays,
     });
-
-    const id = earlier?.id ?? `ver_${randomBytes(16).toString('hex')}`;
-    const createdAt = new Date(nowMs).toISOString();
+    if (
+      outcome.status === 'pending_review' &&
+      outcome.submission === null &&
+      !outcome.notes.some((n) => n.code === 'no_record')
+    ) {
+      // Nothing would ever review it: say what is missing instead of a verdict that never moves.
+      throw invalidParameter(
+        'vendor',
+        `is needed for this document: it is not on file, so it goes to review as a submission of its vendor, and ${
+          fields?.client ? `its client "${fields.client}" is not a vendor we list` : 'it names no client'
+        }. Send the vendor's slug (GET /v1/vendors lists them).`,
+      );
+    }
+    const createdAt = v.createdAt ?? new Date(nowMs).toISOString();
     if (queue) {
       // Through the import path: the same validation, write rules (a batch decided meanwhile stays
       // decided), recomputation and events as any other write.
@@ -99,36 +145,79 @@ export class CoaVerifier {
             testMethod: queue.testMethod,
             testedAt: queue.testedAt,
             source: 'CoA upload',
-            submittedAt: createdAt,
+            submittedAt: new Date(nowMs).toISOString(),
           },
         ],
-        { reason: `CoA upload ${id}` },
+        { reason: `CoA upload ${v.id}` },
       );
     }
-    const filePath = this.deps.files ? await this.deps.files.put(sha256, file) : null;
+    const filePath =
+      v.filePath ?? (this.deps.files && v.file ? await this.deps.files.put(v.sha256, v.file) : null);
     const stored: StoredVerification = {
-      id,
-      accountId,
-      sha256,
-      requestKey,
-      outcome,
-      extraction,
+      id: v.id,
+      accountId: v.accountId,
+      sha256: v.sha256,
+      requestKey: v.requestKey,
+      outcome: { ...outcome, submission: outcome.submission ?? v.submission, request: requestOf(v.request) },
+      extraction: v.extraction,
       filePath,
       createdAt,
     };
-    if (earlier) {
+    if (v.replaces) {
       await this.deps.store.replace(stored);
-      return this.get(accountId, id);
+      return this.read(v.accountId, v.id);
     }
     const kept = await this.deps.store.insert(stored);
-    return this.get(accountId, kept.id);
+    return this.read(v.accountId, kept.id);
   }
 
-  /** The account's verification; another account's is as unknown as one that does not exist. */
+  /**
+   * The account's verification; another account's is as unknown as one that does not exist. A
+   * document that went to review and has since been decided is decided again (from what was read,
+   * not read again), so its status follows the operator's decision.
+   */
   async get(accountId: number, id: string): Promise<Verification> {
+    const v = await this.read(accountId, id);
+    if (v.status !== 'pending_review' || !v.review || v.review.state === 'pending' || !v.request) return v;
+    const stored = await this.deps.store.findUpload(accountId, v.sha256, v.requestKey);
+    if (!stored) return v;
+    const directory = await this.directory();
+    let request: ResolvedRequest;
+    try {
+      request = resolve(directory, v.request);
+    } catch {
+      return v; // The peptide or vendor it named is gone: the verdict stays as it was.
+    }
+    return this.decideAndKeep({
+      id: v.id,
+      replaces: true,
+      accountId,
+      sha256: v.sha256,
+      requestKey: v.requestKey,
+      request,
+      extraction: stored.extraction,
+      directory,
+      file: null,
+      filePath: stored.filePath,
+      createdAt: v.createdAt,
+      submission: v.submission,
+    });
+  }
+
+  private async read(
+    accountId: number,
+    id: string,
+  ): Promise<Verification & { sha256: string; requestKey: string }> {
     const v = /^ver_[0-9a-f]{32}$/.test(id) ? await this.deps.store.get(accountId, id) : null;
     if (!v) throw notFound('Verification', id);
-    return { ...v.outcome, id: v.id, createdAt: v.createdAt, review: v.review };
+    return {
+      ...v.outcome,
+      id: v.id,
+      createdAt: v.createdAt,
+      review: v.review,
+      sha256: v.sha256,
+      requestKey: v.requestKey,
+    };
   }
 
   private checkFields(r: CoaRequest): CoaRequest {
@@ -191,6 +280,13 @@ function resolve(directory: Directory, r: CoaRequest): ResolvedRequest {
   }
   return { peptide, batchId: r.batchId, vendor };
 }
+
+/** The request as stored with its verdict, so it can be decided again. */
+const requestOf = (r: ResolvedRequest): CoaRequest => ({
+  peptide: r.peptide.slug,
+  batchId: r.batchId,
+  vendor: r.vendor?.slug ?? null,
+});
 
 /** Whether a read ended at a limit of the moment rather than at something in the document. */
 const cutShort = (e: Extraction): boolean =>

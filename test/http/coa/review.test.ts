@@ -148,11 +148,18 @@ describe.each(DIALECTS)('CoA review queue (%s)', (dialect) => {
 
     const read = await f.get(first.verification_id);
     expect(read.statusCode).toBe(200);
-    // The verdict stays as decided; the review state is as it is now.
+    // Decided again now that the submission is a record (same id, not read again): verified.
     expect(read.json()).toMatchObject({
-      status: 'pending_review',
+      verification_id: first.verification_id,
+      status: 'verified',
+      purity_verified: true,
       review: { state: 'approved', vendor: 'aurora', batch_id: 'SEM-4242' },
     });
+    // The same upload again answers the same, current verdict.
+    const again = expectVerification(
+      await f.upload({ file: approvedFile, peptide: 'semaglutide', vendor: 'aurora' }),
+    );
+    expect(again).toMatchObject({ verification_id: first.verification_id, status: 'verified' });
   });
 
   it('the approved submission is now a record: the same document, uploaded by a third account, is verified', async () => {
@@ -183,11 +190,14 @@ describe.each(DIALECTS)('CoA review queue (%s)', (dialect) => {
     expect(fresh[0]?.data).toMatchObject({ vendor_slug: 'aurora', batch_id: 'SEM-5151' });
     expect(await pending('aurora', 'SEM-5151')).toBeUndefined();
 
+    // Decided again: the batch is now rejected on file.
     const read = await f.get(v.verification_id);
     expect(read.json()).toMatchObject({
-      status: 'pending_review',
+      verification_id: v.verification_id,
+      status: 'rejected',
       review: { state: 'rejected', vendor: 'aurora', batch_id: 'SEM-5151' },
     });
+    expect(codes(read.json())).toContain('batch_rejected_on_file');
   });
 
   it('the rejected batch is a forgery signal for a later upload of it', async () => {

@@ -295,16 +295,23 @@ describe.each(DIALECTS)('POST /v1/coa/verify: statuses (%s)', (dialect) => {
       expect(await f.batchState('HLX-88', 'helix')).toBe('pending');
     });
 
-    it('no vendor and an unknown client: pending_review, but nothing to queue', async () => {
-      const v = await verify({
+    it('no vendor and an unknown client: 400 naming `vendor` (nothing would review it), nothing kept', async () => {
+      const res = await f.upload({
         file: await coa({ batch: 'ORPHAN-1', client: 'Nobody Trading Ltd' }),
         peptide: 'bpc-157',
       });
-      expect(v.status).toBe('pending_review');
-      expect(v.vendor).toBeUndefined();
-      expect(v.review).toBeUndefined();
-      expect(codes(v)).toContain('vendor_unknown');
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.code).toBe('invalid_parameter');
+      expect(res.json().error.message).toContain("Parameter 'vendor' is needed");
+      expect(res.json().error.message).toContain('Nobody Trading Ltd');
       expect(await f.batchState('ORPHAN-1')).toBe('missing');
+      // Named, it is queued.
+      const v = await verify({
+        file: await coa({ batch: 'ORPHAN-1', client: 'Nobody Trading Ltd' }),
+        peptide: 'bpc-157',
+        vendor: 'aurora',
+      });
+      expect(v).toMatchObject({ status: 'pending_review', review: { state: 'pending', vendor: 'aurora' } });
     });
 
     it('a batch already awaiting review for the vendor: joined, not queued again', async () => {

@@ -194,6 +194,50 @@ describe('the CoA decision table', () => {
     expect(run({ peptide: TB, vendor: 'acme' }).outcome.peptideMatch).toBe(false);
   });
 
+  it('a compound outside the library is a mismatch, never queued as the requested peptide', () => {
+    const d = run({ vendor: 'acme', f: { compound: 'Unobtainium-9' } });
+    expect(d.outcome.status).toBe('mismatch');
+    expect(codes(d)).toEqual(expect.arrayContaining(['compound_mismatch', 'compound_unknown']));
+    expect(d.outcome.peptideMatch).toBe(false);
+    expect(d.queue).toBeNull();
+  });
+
+  it('the test day matches within one day (a UTC record, a local printed day), not two', () => {
+    const rec = [record({ testedAt: '2026-05-02T04:26:00.000Z' })];
+    const day = (iso: string) => ({
+      f: { testDate: { iso, text: iso, ambiguous: false } },
+      records: rec,
+      vendor: 'acme' as const,
+    });
+    expect(run(day('2026-05-01')).outcome.status).toBe('verified');
+    expect(run(day('2026-05-03')).outcome.status).toBe('verified');
+    expect(run(day('2026-04-30')).outcome.status).toBe('mismatch');
+  });
+
+  it('joining a pending submission that states other facts says so', () => {
+    const pendingRec = record({
+      status: 'pending',
+      purity: 97,
+      labName: 'Cheap Testing',
+      testedAt: '2026-03-01T00:00:00.000Z',
+    });
+    const d = run({ vendor: 'acme', records: [pendingRec] });
+    expect(d.outcome.status).toBe('pending_review');
+    const n = d.outcome.notes.find((x) => x.code === 'submission_differs');
+    expect(n?.message).toBe('The submission awaiting review states another purity, lab, test date.');
+    expect(d.outcome.confidence).toBeLessThan(
+      run({
+        vendor: 'acme',
+        records: [record({ status: 'pending', purity: null, labName: null, testedAt: null })],
+      }).outcome.confidence,
+    );
+  });
+
+  it('an unreadable document still says whether its compound is the requested peptide', () => {
+    expect(run({ f: { lab: null } }).outcome).toMatchObject({ status: 'unreadable', peptideMatch: true });
+    expect(run({ f: { lab: null }, peptide: TB }).outcome.peptideMatch).toBe(false);
+  });
+
   it('batch numbers compare without case or punctuation', () => {
     expect(run({ batchId: 'acm0001', vendor: 'acme' }).outcome.status).toBe('pending_review');
   });
