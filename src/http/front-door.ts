@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.ts';
 import { answerConnect, writeError } from './protocol-errors.ts';
@@ -33,6 +34,46 @@ export function hostCount(raw: string[]): number {
   return n;
 }
 
+const EXPECTS_CONTINUE = Symbol('expectsContinue');
+type ExpectsContinue = IncomingMessage & { [EXPECTS_CONTINUE]?: boolean };
+
+/** How long, and how many bytes, a closing connection keeps reading what the client still sends. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 16 * 1024 * 1024;
+const LINGERS = Symbol('lingers');
+
+/**
+ * A lingering close (as nginx's `lingering_close`). When a request is answered before its body has
+ * arrived (a refusal, a 413 on Content-Length), Node closes the socket as soon as the answer is
+ * written; the client is still sending, and the bytes that arrive after the close make the kernel
+ * reset the connection, which can destroy the answer before the client reads it. So the socket
+ * sends its FIN after the answer and then keeps reading, discarding, until the client closes, for at
+ * most LINGER_MS and LINGER_BYTES, and only then is destroyed.
+ */
+function lingerBeforeClosing(socket: Socket): void {
+  const s = socket as Socket & { [LINGERS]?: boolean; destroySoon?: () => void };
+  if (s[LINGERS] || typeof s.destroySoon !== 'function') return;
+  s[LINGERS] = true;
+  s.destroySoon = () => {
+    if (s.destroyed) return;
+    s.end();
+    let read = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      s.destroy();
+    };
+    const timer = setTimeout(stop, LINGER_MS);
+    timer.unref();
+    s.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > LINGER_BYTES) stop();
+    });
+    s.once('end', stop);
+    s.once('error', stop);
+    s.resume();
+  };
+}
+
 export interface FrontDoor {
   /** True when it answered the request itself (the caller then does nothing more with it). */
   answers(req: IncomingMessage, res: ServerResponse): boolean;
@@ -60,10 +101,13 @@ export function createFrontDoor(): FrontDoor {
         writeError(res, 'invalid_parameter', 'The request has more than one Host header.');
         return true;
       }
-      if (announcesBody(req) && res.shouldKeepAlive) {
-        // Closed after the answer unless the body has been read by then.
-        res.shouldKeepAlive = false;
-        req.once('end', restoreKeepAlive(res, true));
+      if (announcesBody(req)) {
+        if (res.shouldKeepAlive) {
+          // Closed after the answer unless the body has been read by then.
+          res.shouldKeepAlive = false;
+          req.once('end', restoreKeepAlive(res, true));
+        }
+        lingerBeforeClosing(req.socket);
       }
       return false;
     },
@@ -86,13 +130,28 @@ export function createFrontDoor(): FrontDoor {
       // Node answers an Expect other than 100-continue with a bare 417. HTTP lets a server ignore an
       // expectation it does not know (RFC 9110 §10.1.1), so the request is answered as usual.
       server.on('checkExpectation', (req, res) => server.emit('request', req, res));
+      // `Expect: 100-continue`: Node would send "100 Continue" at once, inviting the body before
+      // anything is checked. Instead the request goes through as usual and the body is invited
+      // only when a route is about to read it (preParsing below), so a refusal (401, 403, 429,
+      // 413, 503) reaches the client before it sends a byte of the body.
+      server.on('checkContinue', (req, res) => {
+        (req as ExpectsContinue)[EXPECTS_CONTINUE] = true;
+        server.emit('request', req, res);
+      });
       app.addHook('preClose', (done) => {
         closing = true;
         done();
       });
       // An unknown route takes no body: answer its 404 before Fastify would read one.
       app.addHook('preParsing', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
-        if (!(request.is404 && announcesBody(request.raw))) return done(null, payload);
+        if (!(request.is404 && announcesBody(request.raw))) {
+          const raw = request.raw as ExpectsContinue;
+          if (raw[EXPECTS_CONTINUE] && !reply.sent) {
+            raw[EXPECTS_CONTINUE] = false;
+            reply.raw.writeContinue();
+          }
+          return done(null, payload);
+        }
         const handler = request.routeOptions.handler as unknown as (
           this: FastifyInstance,
           req: FastifyRequest,

@@ -67,10 +67,11 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
           }),
         },
       },
-      preParsing: (request, reply, payload, done) => {
+      // onRequest, after the guard: a refusal goes out before the body is read (and before a
+      // client that sent `Expect: 100-continue` is invited to send it: front-door.ts).
+      onRequest: (request, reply, done) => {
         const length = Number(request.headers['content-length'] ?? Number.NaN);
         if (Number.isFinite(length) && length > maxBytes + COA_FORM_OVERHEAD_BYTES) {
-          // Refused before the body is read; the front door closes the connection after this.
           sendError(request, reply, 'file_too_large', tooLarge(maxBytes));
           return;
         }
@@ -86,7 +87,7 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
           return;
         }
         (request as Budgeted)[release] = free;
-        done(null, payload);
+        done();
       },
       onResponse: (request, _reply, done) => {
         (request as Budgeted)[release]?.();
