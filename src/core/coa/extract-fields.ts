@@ -26,6 +26,9 @@ import {
  *     result is the last value of its kind on the line, after the specification);
  *   - under the label (a row of labels above a row of values, matched by horizontal overlap);
  *   - in the result column of a results table (`Test | Method | Specification | Result`).
+ * A value is taken whole where it stands, and a cell read as a value (right of its label or under
+ * it) is never read as a label itself, whatever word it starts with: `Lot No.:` then `LOT 5673`
+ * is the batch `LOT 5673`, and `Client:` then `Purity 100% Labs` states no purity.
  * When a field is stated more than once the preferred label wins (a test date over a report date
  * over a received date), then the first in reading order. Pure: no I/O, a few milliseconds.
  */
@@ -37,10 +40,11 @@ export function extractFields(text: PdfText): ExtractedFields {
   for (const lines of pages) {
     const tables = readResultsTables(lines);
     for (const row of tables.rows) readTableRow(row, found, order++);
+    const taken = new Set<PlacedCell>();
     for (let li = 0; li < lines.length; li++) {
       const line = lines[li];
       if (!line || tables.headers.has(line) || tables.rowLines.has(line)) continue;
-      readLine(line, lines[li + 1], found, () => order++);
+      readLine(line, lines[li + 1], { found, taken, nextOrder: () => order++ });
     }
     readSentences(lines, found, order++);
   }
@@ -160,7 +164,9 @@ function offerValue(found: Found, r: Reading, text: string, order: number): bool
     case 'client':
       return found.offer('client', readName(text), 0, order);
     case 'verificationKey':
-      return found.offer('verificationKey', readKey(text, whole), 0, order);
+      // A bare `Key:` heads a legend as often as a code (`Key: ND = not detected, LOQ 0.1%`):
+      // only a one-word code is read after it.
+      return found.offer('verificationKey', readKey(text, whole || /^key$/i.test(label.label)), 0, order);
     case 'verificationUrl':
       return found.offer('verificationUrl', readUrl(text), 0, order);
     case 'ignore':
@@ -174,23 +180,37 @@ function offerMethodOfPurity(found: Found, label: LabelMatch, order: number): vo
   found.offer('method', method, 2, order);
 }
 
-function readLine(
-  line: PlacedLine,
-  next: PlacedLine | undefined,
-  found: Found,
-  nextOrder: () => number,
-): void {
-  // Each cell's label, read once: the right-hand and below readings ask about neighbours.
-  const labels = line.cells.map((c) => matchLabel(c.text));
+interface LineContext {
+  found: Found;
+  /**
+   * Cells already read as the value of a label (to their left, or above them): they are values,
+   * never labels, whatever word they start with (`Lot No.:` then `LOT 5673`).
+   */
+  taken: Set<PlacedCell>;
+  nextOrder: () => number;
+}
+
+function readLine(line: PlacedLine, next: PlacedLine | undefined, ctx: LineContext): void {
+  const { found, taken } = ctx;
+  // Each cell's label, read once: the right-hand and below readings ask about neighbours. A cell
+  // in value position is no label.
+  const labels = line.cells.map((c) => (taken.has(c) ? null : matchLabel(c.text)));
   const isLabel = labels.map((m) => m !== null && (m.rest === '' || m.separated));
   const labelOnly = labels.map((m) => m !== null && m.rest === '' && m.spec.field !== 'ignore');
-  const labelRow = labelOnly.some((only, i) => only && labelOnly[i + 1] === true);
+  // The cell right after `Label:` is its value, even a word that could be a label (`Sample:`
+  // then `Assay`); a label ending in a colon is a label, wherever it is.
+  const valueAfter = (label: LabelMatch | null | undefined, i: number): boolean =>
+    label?.separated === true && label.rest === '' && labels[i]?.separated !== true;
+  const labelRow = labelOnly.some(
+    (only, i) => only && labelOnly[i + 1] === true && !valueAfter(labels[i], i + 1),
+  );
   let below: { cells: PlacedCell[]; isLabel: boolean[] } | null = null;
 
   line.cells.forEach((cell, ci) => {
+    if (taken.has(cell)) return;
     const segments = splitAtLabels(cell.text);
     segments.forEach((segment, si) => {
-      const order = nextOrder();
+      const order = ctx.nextOrder();
       const label = segments.length === 1 ? labels[ci] : matchLabel(segment);
       if (!label || label.spec.field === 'ignore') return;
       if (label.rest !== '') {
@@ -200,17 +220,26 @@ function readLine(
       if (si !== segments.length - 1) return;
       if (!labelRow) {
         const right: PlacedCell[] = [];
-        for (let k = ci + 1; k < line.cells.length && !isLabel[k]; k++)
+        for (let k = ci + 1; k < line.cells.length; k++) {
+          if (isLabel[k] && !(k === ci + 1 && valueAfter(label, k))) break;
           right.push(line.cells[k] as PlacedCell);
-        if (readRight(found, label, right, order)) return;
+        }
+        const read = readRight(found, label, right, order);
+        // After `Label:` the cells up to the next label are values, read or not.
+        if (read || label.separated) for (const c of right) taken.add(c);
+        if (read) return;
         // A value to the right that is not this label's kind: this is not a label over a value.
         if (right.length > 0) return;
       }
       if (!next || line.y - next.y > MAX_BELOW) return;
-      below ??= { cells: next.cells, isLabel: next.cells.map((c) => isLabelCell(c.text)) };
+      below ??= {
+        cells: next.cells,
+        isLabel: next.cells.map((c) => !taken.has(c) && isLabelCell(c.text)),
+      };
       const at = cellBelow(cell, below.cells);
       const value = at >= 0 ? below.cells[at] : undefined;
-      if (value && !below.isLabel[at]) offerValue(found, { label, own: true }, value.text, order);
+      if (value && !below.isLabel[at] && offerValue(found, { label, own: true }, value.text, order))
+        taken.add(value);
     });
   });
 }
@@ -278,8 +307,9 @@ function readTableRow(row: TableRow, found: Found, order: number): void {
 }
 
 const VERIFY_SENTENCE =
-  /verif\w*[^.]{0,160}?((?:https?:\/\/|www\.)[^\s<>()"']+)(?:[^.]{0,80}?\b(?:code|key)\s*[:#]?\s*([a-z0-9][\w-]{3,63}))?/i;
-const KEY_SENTENCE = /verif\w*[^.]{0,120}?\b(?:code|key)\s*[:#]?\s*([a-z0-9][\w-]{3,63})/i;
+  /verif\w*[^.]{0,160}?((?:https?:\/\/|www\.)[^\s<>()"']+)(?:[^.]{0,80}?\b(?:code|key)\s*[:#]?\s*([a-z0-9][\w-]{3,99})(?![\w-]))?/i;
+// A key in a sentence is one word; a longer word than a key may be is not cut to one.
+const KEY_SENTENCE = /verif\w*[^.]{0,120}?\b(?:code|key)\s*[:#]?\s*([a-z0-9][\w-]{3,99})(?![\w-])/i;
 
 /** `Verify this certificate at https://… with code ABC-123`, wrapped over lines or not. */
 function readSentences(lines: readonly PlacedLine[], found: Found, order: number): void {

@@ -131,29 +131,58 @@ export function readMethod(text: string, whole = false): string | null {
   return method;
 }
 
+// A word of a lot number: letters, digits and `-_/.#`.
+const BATCH_WORD = /^[a-z0-9][a-z0-9\-_/.#]*$/i;
+// Words that start a note printed after the number, not part of it (`A-1 exp. 2028`, `12 vials`).
+const NOTE_WORD =
+  /^(?:exp|expiry|expires|expiration|mfg|mfd|manufactured|made|date|dated|size|qty|retest|best|use|vials?|units?|pcs)$/i;
+const MAX_BATCH = 64;
+const MAX_BATCH_WORDS = 4;
+// Longer letter-only words are prose (`see attached sheet`), not part of a lot number.
+const MAX_LETTER_WORD = 6;
+
 /**
- * A batch or lot number: the first word of the value, which must hold a digit and only the
- * characters lot numbers use (letters, digits, `-_/.#`). `ABC-123 (exp. 2028)` gives `ABC-123`.
- * With `whole`, the value must be that one word.
+ * A batch or lot number. A value of its own (a cell, or the text after `Lot No.:`) is taken as
+ * printed, words and all, since vendors print lot numbers such as `LOT 5673` or `batch 183 tirz`
+ * and only the whole string finds the batch; it ends at a bracket, a comma, a `Label:` or a word
+ * that starts a note (`A-123 (exp. 2028)` and `A-123, exp 2028` give `A-123`). With `whole` (prose
+ * after a label without a separator: `Lot # A-123`), the value must be one word. Either way it
+ * must hold a digit.
  */
 export function readBatch(text: string, whole = false): string | null {
   const words = text.trim().split(/\s+/);
-  const first = (words[0] ?? '').replace(/[,;:.]+$/, '');
   if (whole && words.length > 1) return null;
-  if (first.length < 2 || first.length > 64) return null;
-  if (!/^[a-z0-9][a-z0-9\-_/.#]*$/i.test(first) || !/\d/.test(first)) return null;
-  return first;
+  const taken: string[] = [];
+  for (const raw of words) {
+    const word = raw.replace(/[,;:.]+$/, '');
+    if (!BATCH_WORD.test(word) || taken.length === MAX_BATCH_WORDS) break;
+    if (taken.length > 0 && (NOTE_WORD.test(word) || (!/\d/.test(word) && word.length > MAX_LETTER_WORD)))
+      break;
+    taken.push(word);
+    // `A-123,` or `A-123;`: the punctuation ends the number (a trailing dot is an abbreviation).
+    if (/[,;:]$/.test(raw)) break;
+  }
+  const batch = taken.join(' ');
+  if (batch.length < 2 || batch.length > MAX_BATCH || !/\d/.test(batch)) return null;
+  return batch;
 }
 
+// Keys are codes, not prose: bounded, and they hold a digit.
+const MAX_KEY = 100;
+const MIN_KEY = 4;
+
 /**
- * A verification key or code: one word of 4 to 64 letters, digits, `-` or `_`, with a digit.
- * With `whole`, the text must be that one word.
+ * A verification key or code. A value of its own is taken whole, as printed (`AB12 CD34/&`,
+ * `X&y=1#z`: labs' keys hold spaces and punctuation), spaces collapsed. With `whole` (prose after
+ * a label without a separator), it must be one word, without trailing punctuation. Either way 4 to
+ * 100 characters with a digit.
  */
 export function readKey(text: string, whole = false): string | null {
-  const words = text.trim().split(/\s+/);
-  if (whole && words.length > 1) return null;
-  const first = (words[0] ?? '').replace(/[,;:.]+$/, '');
-  return /^[a-z0-9][a-z0-9\-_]{3,63}$/i.test(first) && /\d/.test(first) ? first : null;
+  const t = text.replace(/\s+/g, ' ').trim();
+  const key = whole ? t.replace(/[,;:.]+$/, '') : t;
+  if (whole && key.includes(' ')) return null;
+  if (key.length < MIN_KEY || key.length > MAX_KEY || !/\d/.test(key)) return null;
+  return key;
 }
 
 const URL_IN_TEXT = /(?:https?:\/\/|www\.)[^\s<>()"']+/i;

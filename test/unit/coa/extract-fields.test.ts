@@ -88,6 +88,15 @@ const FACT_SETS: Record<string, Partial<CoaFacts>> = {
     quantity: '9.61 mg',
     client: 'Vantage Bio Labs',
   },
+  'a lot number that starts with LOT (demo data shape)': {
+    batch: 'LOT 5673',
+    testDate: '2026-02-17',
+  },
+  'a lot number that starts with batch and ends in words (demo data shape)': {
+    compound: 'Tirzepatide',
+    batch: 'batch 183 tirz',
+    testDate: '2026-04-22',
+  },
   'BPC-157 Acetate, end of November': {
     compound: 'BPC-157 Acetate',
     batch: '240117',
