@@ -2,7 +2,10 @@ import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { sampleFacts } from '../core/coa/sample.ts';
 import { withContainer } from './context.ts';
-import { out } from './operator-io.ts';
+import { cell, jsonOption, out, printJson, table } from './operator-io.ts';
+
+/** Where a local client reaches the service (`0.0.0.0` listens everywhere; 127.0.0.1 is one of them). */
+const host = (h: string): string => (h === '0.0.0.0' || h === '::' ? '127.0.0.1' : h);
 
 export function coaCommand(program: Command): void {
   const coa = program
@@ -25,8 +28,40 @@ export function coaCommand(program: Command): void {
           `wrote ${o.out}: batch ${s.facts.batch} of ${s.vendorSlug}, ${s.facts.compound}, ${s.facts.purity}%, ${s.facts.lab}`,
         );
         out(
-          `try: curl -H "Authorization: Bearer $KEY" -F file=@${o.out} -F peptide=${s.peptideSlug} -F vendor=${s.vendorSlug} http://127.0.0.1:3000/v1/coa/verify`,
+          `try: curl -H "Authorization: Bearer $KEY" -F file=@${o.out} -F peptide=${s.peptideSlug} -F vendor=${s.vendorSlug} http://${host(c.config.host)}:${c.config.port}/v1/coa/verify`,
         );
       });
     });
+
+  jsonOption(
+    program
+      .command('labs')
+      .description('The lab registry that CoA verification matches documents against.')
+      .command('list')
+      .description('Every lab: slug, name, whether it is trusted or flagged, its verification page.'),
+  ).action(async (o: { json?: boolean }) => {
+    await withContainer(async (c) => {
+      const labs = [...(await c.store.coa.directory()).labs].sort((a, b) => a.slug.localeCompare(b.slug));
+      if (o.json) {
+        printJson(labs);
+        return;
+      }
+      if (labs.length === 0) {
+        out('no labs (import `lab` records: docs/import-format.md)');
+        return;
+      }
+      out(
+        table(
+          ['SLUG', 'NAME', 'TRUSTED', 'FLAGGED', 'VERIFY URL'],
+          labs.map((l) => [
+            l.slug,
+            l.name,
+            l.trusted ? 'yes' : 'no',
+            l.flagged ? 'yes' : 'no',
+            cell(l.verifyUrl),
+          ]),
+        ),
+      );
+    });
+  });
 }

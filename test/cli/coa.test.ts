@@ -52,6 +52,21 @@ describe.concurrent.each(DIALECTS)('purerank coa sample and the review queue (%s
       });
     });
 
+    it('labs list shows the registry the verifier matches against', async () => {
+      const r = await cli('labs', 'list');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/SLUG\s+NAME\s+TRUSTED\s+FLAGGED\s+VERIFY URL/);
+      expect(r.stdout).toMatch(/acme-labs\s+Acme Labs\s+yes\s+no\s+-/);
+      const json = JSON.parse((await cli('labs', 'list', '--json')).stdout);
+      expect(json).toContainEqual({
+        slug: 'acme-labs',
+        name: 'Acme Labs',
+        trusted: true,
+        flagged: false,
+        verifyUrl: null,
+      });
+    });
+
     it('refuses a batch that is not approved, and an unknown vendor, with a one-line reason', async () => {
       const pending = await cli('coa', 'sample', 'alpha', 'P1', '--out', join(dir, 'p1.pdf'));
       expect(pending.code).not.toBe(0);
