@@ -203,7 +203,10 @@ async function readForm(
     if (value.trim() === '') throw invalidParameter(name, 'must not be empty.');
   }
   if (file.subarray(0, 1024).indexOf(PDF_MAGIC) < 0) {
-    throw new DomainError('unsupported_media_type', 'The file is not a PDF (it does not start with %PDF-).');
+    throw new DomainError(
+      'unsupported_media_type',
+      'The file is not a PDF: it has no %PDF- header in its first 1024 bytes. Send the certificate as the PDF the lab issued.',
+    );
   }
   return {
     file,
