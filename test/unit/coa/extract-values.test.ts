@@ -163,6 +163,18 @@ describe('batch values on hand-drawn rows', () => {
     expect(f).toMatchObject({ client: 'Purity 100% Labs', purity: 99.41 });
   });
 
+  it.each<[string, string, Record<string, string>]>([
+    ['Laboratory:', 'Batch Analytical', { lab: 'Batch Analytical' }],
+    ['Laboratory:', 'Lot 42 Analytical Labs', { lab: 'Lot 42 Analytical Labs' }],
+    ['Client:', 'Lab Direct Inc', { client: 'Lab Direct Inc' }],
+    ['Client:', 'Sample 7 Peptides', { client: 'Sample 7 Peptides' }],
+    ['Sample:', 'Sample 7 peptide blend', { compound: 'Sample 7 peptide blend' }],
+    ['Sample:', 'Lot 9 blend', { compound: 'Lot 9 blend' }],
+  ])('%s then %j', async (label, value, fields) => {
+    const f = extractFields(await pdfOfRows([pair(label, value), pair('Lot No.:', 'A-12')]));
+    expect(f).toMatchObject({ ...fields, batch: 'A-12' });
+  });
+
   it('a label-only word in the value cell after a colon label is the value', async () => {
     const f = extractFields(await pdfOfRows([pair('Sample:', 'Assay'), pair('Lot No.:', 'A-1')]));
     expect(f).toMatchObject({ compound: 'Assay', batch: 'A-1', purity: null });
