@@ -19,6 +19,8 @@ export function sendError(
   message: string,
   status: number = STATUS_OF[code],
 ): FastifyReply {
+  // Every 503 says when to come back (capacity frees within seconds: an upload finishes).
+  if (code === 'service_unavailable' && !reply.hasHeader('retry-after')) reply.header('retry-after', '2');
   return reply
     .code(status)
     .type('application/json; charset=utf-8')

@@ -16,9 +16,6 @@ const FIELDS = new Set(['peptide', 'batch_id', 'vendor']);
 /** `%PDF-`; PDF readers accept the header anywhere in the first 1024 bytes, and so do we. */
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
 
-const release = Symbol('uploadBudgetRelease');
-type Budgeted = FastifyRequest & { [release]?: () => void };
-
 /**
  * POST /coa/verify (multipart) and GET /coa/verifications/{id}: Variant A, Enterprise only (the
  * guard answers 401/403/429 before any of the body is read). The route only reads the form; the
@@ -26,7 +23,12 @@ type Budgeted = FastifyRequest & { [release]?: () => void };
  */
 export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<void> {
   const maxBytes = s.config.coa.maxBytes;
-  const budget = new UploadBudget(s.config.coa.maxInflightBytes);
+  const oneUpload = maxBytes + COA_FORM_OVERHEAD_BYTES;
+  // An account may hold a quarter of the budget, and always room for one upload.
+  const budget = new UploadBudget(
+    s.config.coa.maxInflightBytes,
+    Math.max(oneUpload, Math.floor(s.config.coa.maxInflightBytes / 4)),
+  );
   await app.register(multipart, {
     limits: {
       fileSize: maxBytes + 1,
@@ -75,9 +77,10 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
           sendError(request, reply, 'file_too_large', tooLarge(maxBytes));
           return;
         }
-        const free = budget.tryReserve(Number.isFinite(length) ? length : maxBytes + COA_FORM_OVERHEAD_BYTES);
+        const principal = request.principal;
+        if (!principal) throw new Error('guard admitted a request without a principal');
+        const free = budget.tryReserve(principal.accountId, Number.isFinite(length) ? length : oneUpload);
         if (!free) {
-          reply.header('retry-after', '2');
           sendError(
             request,
             reply,
@@ -86,15 +89,10 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
           );
           return;
         }
-        (request as Budgeted)[release] = free;
-        done();
-      },
-      onResponse: (request, _reply, done) => {
-        (request as Budgeted)[release]?.();
-        done();
-      },
-      onRequestAbort: (request, done) => {
-        (request as Budgeted)[release]?.();
+        // Released when the connection's answer is done or the connection is gone, whichever
+        // comes first: a client that leaves after sending its body is never answered, so
+        // onResponse would not run for it.
+        reply.raw.once('close', free);
         done();
       },
     },
