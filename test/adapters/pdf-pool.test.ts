@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PdfPool, type PdfPoolOptions } from '../../src/adapters/pdf/pdf-pool.ts';
+import { deflatedZeros } from '../support/coa/hostile-pdfs.ts';
 import {
   decompressionBombPdf,
   deeplyNestedPdf,
@@ -10,6 +11,7 @@ import {
   SAMPLE_FACTS,
   TEMPLATES,
 } from '../support/coa/index.ts';
+import { buildPdf, HELVETICA, stream } from '../support/coa/raw-pdf.ts';
 
 const BASE: PdfPoolOptions = {
   threads: 1,
@@ -51,7 +53,7 @@ describe('the PDF worker pool', () => {
     const bytes = await makeCoa(TEMPLATES.halcyon, SAMPLE_FACTS);
     const r = await p.read(bytes);
     expect(r.ok).toBe(true);
-    if (r.ok) expect(r.text.pageCount).toBe(2);
+    if (r.ok) expect(r.pageCount).toBe(2);
     // The caller's bytes are not taken from it (the pool copies before transferring).
     expect(bytes.byteLength).toBeGreaterThan(0);
   });
@@ -78,7 +80,58 @@ describe('the PDF worker pool', () => {
     const r = await p.read(lyingPageCountPdf(100_000));
     expect(performance.now() - t0).toBeLessThan(BASE.timeLimitMs);
     if (!r.ok) expect(r.reason).toBe('too_many_pages');
-    else expect(r.text.pageCount).toBeLessThanOrEqual(BASE.maxPages);
+    else expect(r.pageCount).toBeLessThanOrEqual(BASE.maxPages);
+  });
+
+  it('a bomb the inflation guard cannot see (ASCIIHex over Flate) is stopped by the memory watchdog', async () => {
+    // 400 MB of zeros, hex-encoded deflate: not a zlib stream on its face, so only pdfjs decodes it
+    // (into buffers outside the worker's V8 heap). Resident memory may grow by 2 × 128 MB.
+    const hex = Buffer.from(deflatedZeros(400 * 2 ** 20)).toString('hex');
+    const bomb = buildPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+      HELVETICA,
+      stream('/Filter [/ASCIIHexDecode /FlateDecode]', `${hex}>`),
+    ]);
+    const p = await pool({ timeLimitMs: 20_000 });
+    const before = process.memoryUsage.rss();
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }, 10);
+    try {
+      const r = await p.read(bomb);
+      expect(r).toEqual({ ok: false, reason: 'memory_limit' });
+    } finally {
+      clearInterval(sampler);
+    }
+    // The limit plus what one watchdog period (50 ms) of inflating adds.
+    expect(peak - before).toBeLessThan(2 * 128 * 2 ** 20 + 200 * 2 ** 20);
+    expect((await p.read(await makeCoa(TEMPLATES.meridian, SAMPLE_FACTS))).ok).toBe(true);
+  });
+
+  it('a zlib bomb behind spaces after `stream`, or with `endstream` planted in its data, is still seen', async () => {
+    const zeros = Buffer.from(deflatedZeros(1024 * 2 ** 20));
+    const withSpaces = Buffer.concat([
+      Buffer.from(`<< /Filter /FlateDecode /Length ${zeros.length} >>\nstream   \n`, 'latin1'),
+      zeros,
+      Buffer.from('\nendstream', 'latin1'),
+    ]);
+    const planted = Buffer.concat([zeros.subarray(0, 40), Buffer.from('endstream'), zeros.subarray(40)]);
+    const page = (content: Uint8Array) =>
+      buildPdf([
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+        HELVETICA,
+        content,
+      ]);
+    expect(await (await pool()).read(page(withSpaces))).toEqual({ ok: false, reason: 'inflate_limit' });
+    // Planted bytes also damage the stream: the guard or the watchdog, whichever sees it first.
+    const r = await (await pool()).read(page(stream('/Filter /FlateDecode', planted)));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(['inflate_limit', 'memory_limit', 'no_text', 'corrupt']).toContain(r.reason);
   });
 
   it('objects nested 50,000 deep end unreadable, not a crash', async () => {

@@ -19,10 +19,20 @@ export function inflatedSizeWithin(pdf: Uint8Array, maxTotal: number): boolean {
     // `endstream` also contains `stream`: skip it.
     if (start >= 3 && buf.toString('latin1', start - 3, start) === 'end') continue;
     let body = from;
+    // pdfjs skips to the next line, spaces included; so does this.
+    while (buf[body] === 0x20 || buf[body] === 0x09) body++;
     if (buf[body] === 0x0d) body++;
     if (buf[body] === 0x0a) body++;
+    // The stream's own /Length when it is a number in its dictionary (what pdfjs reads), so
+    // `endstream` bytes planted inside the data do not cut the check short; else up to `endstream`.
+    const declared = directLength(buf, start);
     const end = buf.indexOf('endstream', body, 'latin1');
-    const stop = end < 0 ? buf.length : end;
+    const stop =
+      declared !== null && body + declared <= buf.length
+        ? Math.max(body + declared, end < 0 ? 0 : end)
+        : end < 0
+          ? buf.length
+          : end;
     let data: Buffer = buf.subarray(body, stop);
     // Layer by layer: a stream inflating to another zlib stream is a filter chain.
     for (let layer = 0; layer < 8 && looksZlib(data); layer++) {
@@ -37,6 +47,15 @@ export function inflatedSizeWithin(pdf: Uint8Array, maxTotal: number): boolean {
     }
     from = stop;
   }
+}
+
+/** `/Length N` in the dictionary just before `stream` (not an indirect `N 0 R`), or null. */
+function directLength(buf: Buffer, streamAt: number): number | null {
+  const dictStart = buf.lastIndexOf('<<', streamAt, 'latin1');
+  if (dictStart < 0 || streamAt - dictStart > 4096) return null;
+  const dict = buf.toString('latin1', dictStart, streamAt);
+  const m = /\/Length\s+(\d{1,10})(?!\d)(?!\s+\d+\s+R)/.exec(dict);
+  return m ? Number(m[1]) : null;
 }
 
 /** A zlib header: CM = 8 (deflate), and the header checksum holds. */

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { PdfReader, PdfReadResult } from '../../core/coa/model.ts';
+import type { DocumentReading, PdfReader } from '../../core/coa/model.ts';
 import type { ExtractTask } from './extract-worker.ts';
 import type { ReadLimits } from './read-pdf.ts';
 
@@ -9,7 +9,11 @@ export interface PdfPoolOptions extends ReadLimits {
   threads?: number;
   /** Wall time one document may take in a worker; past it the worker is terminated. */
   timeLimitMs: number;
-  /** V8 heap of each worker, MB; a worker that runs out is replaced. */
+  /**
+   * V8 heap of each worker, MB; a worker that runs out is replaced. Buffers outside the V8 heap
+   * (pdfjs decodes streams into them) are bounded too: while documents are read, the process's
+   * resident memory may grow by at most twice this, or the reads are stopped (`memory_limit`).
+   */
   heapLimitMb: number;
   /** Documents waiting for a worker, counted and in bytes; past either, `busy`. */
   maxQueued: number;
@@ -24,8 +28,12 @@ const WARM_UP: ExtractTask = {
 
 interface Waiting {
   bytes: Uint8Array;
-  resolve: (r: PdfReadResult | Promise<PdfReadResult>) => void;
+  signal: AbortSignal | undefined;
+  resolve: (r: DocumentReading | Promise<DocumentReading>) => void;
 }
+
+/** How often the memory watchdog looks while documents are read. */
+const WATCH_MS = 50;
 
 // Built (dist/) the worker is JavaScript; run from source (tsx, vitest) a JavaScript shim registers
 // the tsx loader inside the worker thread first (extract-worker.source.mjs says why).
@@ -42,19 +50,22 @@ const workerFile = new URL(
  * waiting. A worker that dies (heap limit, crash) is replaced by piscina.
  */
 export class PdfPool implements PdfReader {
-  private poolInstance: Piscina<ExtractTask, PdfReadResult> | null = null;
+  private poolInstance: Piscina<ExtractTask, DocumentReading> | null = null;
   private readonly threads: number;
   private running = 0;
   private readonly queue: Waiting[] = [];
   private queuedBytes = 0;
+  /** Reads in progress, each stoppable by the memory watchdog. */
+  private readonly inFlight = new Set<AbortController>();
+  private watch: { timer: NodeJS.Timeout; baseline: number } | null = null;
 
   constructor(private readonly opts: PdfPoolOptions) {
     this.threads = Math.max(1, opts.threads ?? availableParallelism() - 1);
   }
 
   /** Workers start on first use (or warm()): a process that never reads a PDF never starts one. */
-  private get pool(): Piscina<ExtractTask, PdfReadResult> {
-    this.poolInstance ??= new Piscina<ExtractTask, PdfReadResult>({
+  private get pool(): Piscina<ExtractTask, DocumentReading> {
+    this.poolInstance ??= new Piscina<ExtractTask, DocumentReading>({
       filename: workerFile.href,
       minThreads: this.threads,
       maxThreads: this.threads,
@@ -85,7 +96,8 @@ export class PdfPool implements PdfReader {
     return this.warming;
   }
 
-  read(bytes: Uint8Array): Promise<PdfReadResult> {
+  read(bytes: Uint8Array, signal?: AbortSignal): Promise<DocumentReading> {
+    if (signal?.aborted) return Promise.resolve({ ok: false, reason: 'busy' });
     if (this.running < this.threads) return this.start(bytes);
     if (
       this.queue.length >= this.opts.maxQueued ||
@@ -94,12 +106,13 @@ export class PdfPool implements PdfReader {
       return Promise.resolve({ ok: false, reason: 'busy' });
     }
     this.queuedBytes += bytes.byteLength;
-    return new Promise((resolve) => this.queue.push({ bytes, resolve }));
+    return new Promise((resolve) => this.queue.push({ bytes, signal, resolve }));
   }
 
-  private async start(bytes: Uint8Array): Promise<PdfReadResult> {
+  private async start(bytes: Uint8Array): Promise<DocumentReading> {
     this.running++;
     let restart: Promise<unknown> | null = null;
+    const memory = new AbortController();
     try {
       await this.warm();
       // A copy the worker owns outright, in an ArrayBuffer of its own that can be transferred. Not
@@ -107,18 +120,23 @@ export class PdfPool implements PdfReader {
       // in Node's shared allocation pool, which a transfer would take from every other Buffer.
       const own = new Uint8Array(bytes.byteLength);
       own.set(bytes);
+      this.inFlight.add(memory);
+      this.watchMemory();
       return await this.pool.run(
         {
           bytes: own,
           limits: { maxPages: this.opts.maxPages, maxInflatedBytes: this.opts.maxInflatedBytes },
         },
-        { transferList: [own.buffer], signal: AbortSignal.timeout(this.opts.timeLimitMs) },
+        {
+          transferList: [own.buffer],
+          signal: AbortSignal.any([AbortSignal.timeout(this.opts.timeLimitMs), memory.signal]),
+        },
       );
     } catch (e) {
       // The worker never throws for a bad document (read-pdf.ts answers ok: false), so anything
       // but a limit is the service's own failure (a worker that cannot start): an error, not a
       // verdict about the document.
-      const reason = limitHit(e);
+      const reason = memory.signal.aborted ? 'memory_limit' : limitHit(e);
       if (reason === null) throw e;
       // The worker was replaced. Its successor loads pdfjs (about a second) before it can read:
       // the slot stays taken until it has, so the next document's clock does not pay for the
@@ -126,9 +144,36 @@ export class PdfPool implements PdfReader {
       restart = this.pool.run(WARM_UP).catch(() => {});
       return { ok: false, reason };
     } finally {
+      this.inFlight.delete(memory);
+      if (this.inFlight.size === 0) this.stopWatching();
       if (restart) void restart.then(() => this.release());
       else this.release();
     }
+  }
+
+  /**
+   * The memory watchdog: pdfjs inflates streams into buffers outside the V8 heap, which the
+   * worker's heap limit does not see (a small LZW or Brotli stream, or an encrypted one the
+   * inflation guard cannot read, decodes to gigabytes). While documents are read, the process's
+   * resident memory may not grow by more than twice the worker heap limit; past it every read in
+   * progress is stopped, its worker terminated (freeing the buffers), and answered `memory_limit`.
+   */
+  private watchMemory(): void {
+    if (this.watch) return;
+    const baseline = process.memoryUsage.rss();
+    const allowed = 2 * this.opts.heapLimitMb * 1024 * 1024;
+    const timer = setInterval(() => {
+      if (process.memoryUsage.rss() - baseline <= allowed) return;
+      for (const c of this.inFlight) c.abort();
+    }, WATCH_MS);
+    timer.unref();
+    this.watch = { timer, baseline };
+  }
+
+  private stopWatching(): void {
+    if (!this.watch) return;
+    clearInterval(this.watch.timer);
+    this.watch = null;
   }
 
   private release(): void {
@@ -137,15 +182,22 @@ export class PdfPool implements PdfReader {
   }
 
   private next(): void {
-    const w = this.queue.shift();
-    if (!w) return;
-    this.queuedBytes -= w.bytes.byteLength;
-    w.resolve(this.start(w.bytes));
+    for (let w = this.queue.shift(); w; w = this.queue.shift()) {
+      this.queuedBytes -= w.bytes.byteLength;
+      // Its client left while it waited: nobody would read the answer.
+      if (w.signal?.aborted) {
+        w.resolve({ ok: false, reason: 'busy' });
+        continue;
+      }
+      w.resolve(this.start(w.bytes));
+      return;
+    }
   }
 
   async close(): Promise<void> {
     for (const w of this.queue.splice(0)) w.resolve({ ok: false, reason: 'busy' });
     this.queuedBytes = 0;
+    this.stopWatching();
     await this.poolInstance?.destroy();
     this.poolInstance = null;
     this.warming = null;

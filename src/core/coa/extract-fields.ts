@@ -306,10 +306,12 @@ function readTableRow(row: TableRow, found: Found, order: number): void {
   offerValue(found, { label, own: true }, row.result, order);
 }
 
+// `verif\w{0,12}\b`, not `verif\w*`: an unbounded word followed by a lazy gap backtracks
+// quadratically over a document of `verifverif…` runs (the hostile review measured 3 s a file).
 const VERIFY_SENTENCE =
-  /verif\w*[^.]{0,160}?((?:https?:\/\/|www\.)[^\s<>()"']+)(?:[^.]{0,80}?\b(?:code|key)\s*[:#]?\s*([a-z0-9][\w-]{3,99})(?![\w-]))?/i;
+  /verif\w{0,12}\b[^.]{0,160}?((?:https?:\/\/|www\.)[^\s<>()"']+)(?:[^.]{0,80}?\b(?:code|key)\s*[:#]?\s*([a-z0-9][\w-]{3,99})(?![\w-]))?/i;
 // A key in a sentence is one word; a longer word than a key may be is not cut to one.
-const KEY_SENTENCE = /verif\w*[^.]{0,120}?\b(?:code|key)\s*[:#]?\s*([a-z0-9][\w-]{3,99})(?![\w-])/i;
+const KEY_SENTENCE = /verif\w{0,12}\b[^.]{0,120}?\b(?:code|key)\s*[:#]?\s*([a-z0-9][\w-]{3,99})(?![\w-])/i;
 
 /** `Verify this certificate at https://… with code ABC-123`, wrapped over lines or not. */
 function readSentences(lines: readonly PlacedLine[], found: Found, order: number): void {

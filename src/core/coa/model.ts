@@ -53,12 +53,19 @@ export type UnreadableReason =
 
 export type PdfReadResult = { ok: true; text: PdfText } | { ok: false; reason: UnreadableReason };
 
+/** What reading a document yields: the fields it states (extract-fields.ts), or why not. */
+export type DocumentReading =
+  | { ok: true; fields: ExtractedFields; metadata: PdfMetadata; pageCount: number }
+  | { ok: false; reason: UnreadableReason };
+
 /**
- * The port the PDF adapter implements: parse untrusted bytes off the main thread under size, time,
- * page and heap limits. It never throws for a bad document; it answers `ok: false`.
+ * The port the PDF adapter implements: parse untrusted bytes and extract their fields off the main
+ * thread, under size, time, page and memory limits (the extractor is core code, but its input is
+ * the attacker's, so it runs there too). It never throws for a bad document; it answers
+ * `ok: false`. A `signal` that aborts before the document's turn drops it unread (its client left).
  */
 export interface PdfReader {
-  read(bytes: Uint8Array): Promise<PdfReadResult>;
+  read(bytes: Uint8Array, signal?: AbortSignal): Promise<DocumentReading>;
   close(): Promise<void>;
 }
 

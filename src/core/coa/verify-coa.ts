@@ -7,7 +7,6 @@ import { type RecordWriter, writeRecords } from '../import/write-records.ts';
 import type { BatchStore, CoaStore, StateStore, StoredVerification } from '../ports.ts';
 import { decide, type ResolvedRequest } from './decide.ts';
 import { Directory } from './directory.ts';
-import { extractFields } from './extract-fields.ts';
 import type { PdfReader } from './model.ts';
 import type { CoaRequest, Extraction, Verification, VerificationOutcome } from './verification.ts';
 
@@ -34,6 +33,8 @@ export interface CoaUpload {
   accountId: number;
   file: Uint8Array;
   request: CoaRequest;
+  /** Aborts when the client has gone: a document still waiting for a worker is then not read. */
+  signal?: AbortSignal;
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we refuse
@@ -63,7 +64,7 @@ export class CoaVerifier {
     const earlier = await this.deps.store.findUpload(accountId, sha256, requestKey);
     if (earlier && !cutShort(earlier.extraction)) return this.get(accountId, earlier.id);
     const known = await this.deps.store.findExtraction(accountId, sha256);
-    const extraction = known && !cutShort(known) ? known : await this.extract(file);
+    const extraction = known && !cutShort(known) ? known : await this.extract(file, upload.signal);
     return this.decideAndKeep({
       id: earlier?.id ?? `ver_${randomBytes(16).toString('hex')}`,
       replaces: earlier !== null,
@@ -235,8 +236,8 @@ export class CoaVerifier {
     };
   }
 
-  private async extract(file: Uint8Array): Promise<Extraction> {
-    const read = await this.deps.reader.read(file);
+  private async extract(file: Uint8Array, signal?: AbortSignal): Promise<Extraction> {
+    const read = await this.deps.reader.read(file, signal);
     if (!read.ok) {
       if (read.reason === 'busy') {
         throw new DomainError(
@@ -246,12 +247,7 @@ export class CoaVerifier {
       }
       return { ok: false, reason: read.reason };
     }
-    return {
-      ok: true,
-      fields: extractFields(read.text),
-      metadata: read.text.metadata,
-      pageCount: read.text.pageCount,
-    };
+    return read;
   }
 
   /** The registry as of the current data version (a write elsewhere bumps it). */

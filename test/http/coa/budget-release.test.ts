@@ -95,7 +95,7 @@ describe.each(DIALECTS)('the upload budget is given back and shared fairly (%s)'
       });
       expect(mine.status).toBe(503);
       expect(mine.headers.get('retry-after')).toBe('2');
-      expect((await mine.json()).error.code).toBe('service_unavailable');
+      expect(((await mine.json()) as { error: { code: string } }).error.code).toBe('service_unavailable');
     } finally {
       for (const s of held) s.destroy();
     }

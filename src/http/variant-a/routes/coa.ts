@@ -100,7 +100,18 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
       const principal = request.principal;
       if (!principal) throw new Error('guard admitted a request without a principal');
       const { file, fields } = await readForm(request, maxBytes);
-      const v = await s.coa.verify({ accountId: principal.accountId, file, request: fields });
+      // The client may leave while its document waits for a worker: then it is not read.
+      const gone = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      };
+      reply.raw.once('close', onClose);
+      const v = await s.coa.verify({
+        accountId: principal.accountId,
+        file,
+        request: fields,
+        signal: gone.signal,
+      });
       return reply.send(presentVerification(v));
     },
   );
