@@ -8,8 +8,12 @@ import type { ExtractedFields, StatedDate } from './model.ts';
 import { note, unreadableNote } from './notes.ts';
 import type { Extraction, Note, NoteCode, VerificationOutcome } from './verification.ts';
 
-/** Purity on a document and on the record agree within this many percentage points. */
-export const PURITY_TOLERANCE = 0.5;
+/**
+ * Purity on a document and on the record agree within this many percentage points: the record is
+ * transcribed from the lab's report, so they differ only by rounding (99.24 against 99.2). Wider,
+ * a forger who knows the record could print a round 100.0% over 99.6% and pass.
+ */
+export const PURITY_TOLERANCE = 0.1;
 
 /** A test date up to this long after "now" is timezone slack, not the future. */
 const FUTURE_SLACK_MS = 36 * 3600_000;
@@ -96,7 +100,9 @@ export function decide(input: DecisionInput): Decision {
     add('client_other_vendor', `The document names ${client.name} as its client, not ${vendor.name}.`);
   }
   vendor ??= client;
-  const live = input.records.filter((r) => r.status !== 'rejected');
+  // Only approved records are evidence against a document: a pending submission is anyone's
+  // unreviewed claim (another upload, perhaps made to squat the batch number).
+  const live = input.records.filter((r) => r.status === 'approved');
   if (!vendor) {
     const owners = new Set(live.map((r) => r.vendorSlug));
     const only = owners.size === 1 ? directory.vendor([...owners][0]!) : null;
@@ -245,7 +251,7 @@ export function decide(input: DecisionInput): Decision {
   } else if (onFile?.status === 'pending') {
     submission = { vendorSlug: vendor.slug, batchId: onFile.batchId };
     add('submission_exists', `Batch ${onFile.batchId} of ${vendor.name} is already awaiting review.`);
-    const conflicts = submissionConflicts(onFile, printed, f.testDate);
+    const conflicts = submissionConflicts(onFile, printed, f.testDate, docPeptideName);
     if (conflicts.length > 0) {
       add('submission_differs', `The submission awaiting review states another ${conflicts.join(', ')}.`);
     }
@@ -333,8 +339,10 @@ function submissionConflicts(
   pending: BatchRecord,
   printed: { purity: number; lab: string },
   date: StatedDate | null,
+  peptideName: string,
 ): string[] {
   const out: string[] = [];
+  if (pending.peptideName !== peptideName) out.push('peptide');
   if (pending.purity !== null && Math.abs(pending.purity - printed.purity) > PURITY_TOLERANCE)
     out.push('purity');
   if (pending.labName !== null && !sameLab(pending.labName, printed.lab)) out.push('lab');

@@ -47,7 +47,7 @@ export const CoaVerificationA = T.Object(
       }),
     ),
     purity_verified: T.Boolean({
-      description: 'An approved record on file states the same purity (within 0.5 points).',
+      description: 'An approved record on file states the same purity (within 0.1 points).',
     }),
     notes: T.Array(T.Object({ code: T.String(), message: T.String() }, { description: NOTE_DOC })),
     extracted: ExtractedA,

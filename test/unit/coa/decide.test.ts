@@ -163,6 +163,17 @@ describe('the CoA decision table', () => {
     expect(run({ f: { testDate: both }, vendor: 'acme' }).outcome.status).toBe('rejected');
   });
 
+  it('a pending submission is no evidence: another vendor or peptide pending does not reject', () => {
+    const squat = [
+      record({ status: 'pending', vendorSlug: 'zen', vendorName: 'Zen Research', peptideName: 'TB-500' }),
+    ];
+    const d = run({ vendor: 'acme', records: squat });
+    expect(d.outcome.status).toBe('pending_review');
+    expect(d.queue?.vendorSlug).toBe('acme');
+    // And no vendor is inferred from it.
+    expect(run({ records: squat }).outcome.vendorSlug).toBeNull();
+  });
+
   it('a future date within the time-zone slack is not a signal', () => {
     expect(
       run({ f: { testDate: { iso: '2026-06-02', text: '2026-06-02', ambiguous: false } }, vendor: 'acme' })
@@ -242,7 +253,7 @@ describe('the CoA decision table', () => {
     expect(run({ batchId: 'acm0001', vendor: 'acme' }).outcome.status).toBe('pending_review');
   });
 
-  it('4. verified: the approved record corroborates batch, peptide, lab, purity (±0.5) and day', () => {
+  it('4. verified: the approved record corroborates batch, peptide, lab, purity (±0.1) and day', () => {
     const d = run({ records: [record()], vendor: 'acme', batchId: 'ACM-0001' });
     expect(d.outcome).toMatchObject({
       status: 'verified',
