@@ -130,6 +130,7 @@ function coaVerifier(
     clock,
     staleAfterDays: config.batchStaleAfterDays,
     files: config.coa.storeFiles ? new FsCoaFileStore(config.coa.fileDir) : null,
+    maxOpenSubmissions: config.coa.maxOpenSubmissions,
     afterWrite,
   });
 }

@@ -87,6 +87,8 @@ export interface CoaConfig {
   maxInflatedBytes: number;
   /** Upload bodies held in memory at once, bytes (COA_INFLIGHT_MB); past it, 503. */
   maxInflightBytes: number;
+  /** Submissions awaiting review one account's uploads may have open (COA_MAX_OPEN_SUBMISSIONS). */
+  maxOpenSubmissions: number;
 }
 
 export const DEFAULTS: Config = {
@@ -121,6 +123,7 @@ export const DEFAULTS: Config = {
     maxPages: 50,
     maxInflatedBytes: 128 * 1024 * 1024,
     maxInflightBytes: 64 * 1024 * 1024,
+    maxOpenSubmissions: 100,
   },
 };
 
@@ -209,6 +212,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxPages: int(env, 'COA_MAX_PAGES', DEFAULTS.coa.maxPages, 1, 10_000),
       maxInflatedBytes: int(env, 'COA_MAX_INFLATED_MB', 128, 1, 4096) * 1024 * 1024,
       maxInflightBytes: int(env, 'COA_INFLIGHT_MB', 64, 1, 4096) * 1024 * 1024,
+      maxOpenSubmissions: int(env, 'COA_MAX_OPEN_SUBMISSIONS', DEFAULTS.coa.maxOpenSubmissions, 1, 1_000_000),
     },
     ...overrides,
   };

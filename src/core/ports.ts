@@ -172,6 +172,8 @@ export interface CoaStore {
   insert(v: StoredVerification): Promise<StoredVerification>;
   /** Replaces a stored verification (same id and account) with a new decision. */
   replace(v: StoredVerification): Promise<void>;
+  /** Submissions awaiting review that the account's uploads queued or joined. */
+  openSubmissions(accountId: number): Promise<number>;
   /** A verification of the account's, with its submission's review state now. */
   get(accountId: number, id: string): Promise<(StoredVerification & { review: ReviewState | null }) | null>;
 }

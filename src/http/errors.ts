@@ -109,6 +109,8 @@ export function registerErrorHandling(
   app.setErrorHandler(
     (err: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) => {
       if (err instanceof DomainError) {
+        const retryAfter = err.details?.retryAfterSeconds;
+        if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
         const message = err.code === 'not_found' ? withSlugHint(request, err.message) : err.message;
         return sendError(request, reply, err.code, message);
       }

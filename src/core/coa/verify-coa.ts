@@ -25,6 +25,8 @@ export interface CoaVerifierDeps {
   clock: Clock;
   staleAfterDays: number;
   files: CoaFileStore | null;
+  /** Submissions awaiting review one account's uploads may have open at once. */
+  maxOpenSubmissions: number;
   /** Called after a committed write (a queued submission), so this instance serves it at once. */
   afterWrite?: () => Promise<void>;
 }
@@ -125,6 +127,15 @@ export class CoaVerifier {
       );
     }
     const createdAt = v.createdAt ?? new Date(nowMs).toISOString();
+    if (queue && (await this.deps.store.openSubmissions(v.accountId)) >= this.deps.maxOpenSubmissions) {
+      // Each queued upload is public (B's `pending`, A's recent_coas) and costs a reviewer's time:
+      // one account cannot fill the queue faster than operators empty it.
+      throw new DomainError(
+        'rate_limited',
+        `This account has ${this.deps.maxOpenSubmissions} CoA submissions awaiting review; new ones are taken as operators decide those.`,
+        { retryAfterSeconds: 3600 },
+      );
+    }
     if (queue) {
       // Through the import path: the same validation, write rules (a batch decided meanwhile stays
       // decided), recomputation and events as any other write.

@@ -83,6 +83,19 @@ export class KyselyCoaStore implements CoaStore {
       .execute();
   }
 
+  async openSubmissions(accountId: number): Promise<number> {
+    const r = await this.db
+      .selectFrom('coa_verifications as c')
+      .innerJoin('batches as b', (j) =>
+        j.onRef('b.vendor_id', '=', 'c.vendor_id').onRef('b.batch_key', '=', 'c.batch_key'),
+      )
+      .select((eb) => eb.fn.count<number>('b.id').distinct().as('n'))
+      .where('c.account_id', '=', accountId)
+      .where('b.status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
   private columns(v: StoredVerification) {
     return {
       id: v.id,

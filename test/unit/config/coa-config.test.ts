@@ -14,6 +14,7 @@ describe('CoA settings', () => {
       maxPages: 50,
       maxInflatedBytes: 128 * 2 ** 20,
       maxInflightBytes: 64 * 2 ** 20,
+      maxOpenSubmissions: 100,
     });
   });
 
@@ -28,6 +29,7 @@ describe('CoA settings', () => {
       COA_MAX_PAGES: '20',
       COA_MAX_INFLATED_MB: '32',
       COA_INFLIGHT_MB: '16',
+      COA_MAX_OPEN_SUBMISSIONS: '7',
     }).coa;
     expect(c).toEqual({
       maxBytes: 2_000_000,
@@ -39,6 +41,7 @@ describe('CoA settings', () => {
       maxPages: 20,
       maxInflatedBytes: 32 * 2 ** 20,
       maxInflightBytes: 16 * 2 ** 20,
+      maxOpenSubmissions: 7,
     });
   });
 
