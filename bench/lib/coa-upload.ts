@@ -73,8 +73,8 @@ export async function flood(o: {
   uploads: readonly Upload[];
   concurrency: number;
   durationMs: number;
-  keys: readonly string[];
-  keyOffset: number;
+  /** The key to send a file with (called once per file, in order). */
+  keyFor: (u: Upload) => string;
 }): Promise<FloodResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: o.concurrency });
   const bad: FloodResult['bad'] = {};
@@ -93,7 +93,7 @@ export async function flood(o: {
   const lane = async () => {
     while (next < o.uploads.length && performance.now() < deadline) {
       const u = o.uploads[next]!;
-      const key = o.keys[(o.keyOffset + next) % o.keys.length]!;
+      const key = o.keyFor(u);
       next++;
       sent++;
       const start = performance.now();

@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { createBuyers, PENDING_PER_ACCOUNT } from './coa-accounts.ts';
 import { type Mix, makeUploads, recordsOnFile, someVendors, type Upload } from './coa-fixtures.ts';
 import type { ProbeOrder, ProbeReport } from './coa-probe.ts';
 import { type FloodResult, flood } from './coa-upload.ts';
@@ -163,15 +164,14 @@ class Probe {
 }
 
 /** One request per key (every answer 200), so no measured request pays a key's first store lookup. */
-async function prime(port: number, set: KeySet, path: string): Promise<void> {
-  for (const { key } of set.keys) {
+async function prime(port: number, keys: readonly string[], path: string): Promise<void> {
+  for (const key of keys) {
     const res = await fetch(`http://127.0.0.1:${port}${path}`, {
       headers: { authorization: `Bearer ${key}` },
     });
     await res.arrayBuffer();
     if (res.status !== 200) throw new BenchError(`coa: priming a key on ${path}: HTTP ${res.status}`);
   }
-  set.spend(set.keys.length);
 }
 
 export async function runCoa(opts: {
@@ -200,19 +200,15 @@ export async function runCoa(opts: {
   if (mix !== 'both')
     log(`note: coa: BENCH_COA_ONLY=${mix}: every file is of one kind (a diagnostic, not the scenario)`);
 
-  // Keys: uploads count against Variant A's hourly limit, the probe against B's daily one.
+  // The probe's keys: the bench account's, planned against B's daily limit like every list run.
   const keySets = await prepareKeys({
     databaseUrl: `sqlite:${opts.scaleDbPath}`,
     keysFile: join(opts.out, 'keys.txt'),
     account: ACCOUNT,
-    demands: [
-      { policy: VARIANT_A_ENTERPRISE, requests: maxFiles },
-      { policy: VARIANT_B_ENTERPRISE, requests: (2 * opts.rounds + 1) * probeRequests },
-    ],
+    demands: [{ policy: VARIANT_B_ENTERPRISE, requests: (2 * opts.rounds + 1) * probeRequests }],
     minKeys: MIN_KEYS,
     log,
   });
-  const aKeys = keySets.get('a')!;
   const bKeys = keySets.get('b')!;
 
   const onFile = recordsOnFile(opts.scaleDbPath, maxFiles);
@@ -233,6 +229,16 @@ export async function runCoa(opts: {
   copyFileSync(opts.scaleDbPath, dbPath);
   if (existsSync(`${opts.scaleDbPath}-wal`)) copyFileSync(`${opts.scaleDbPath}-wal`, `${dbPath}-wal`);
 
+  // The uploaders: enough buyers that none reaches the open-submission limit (coa-accounts.ts).
+  // Each kind of file is dealt round-robin over them, so pending ones spread evenly.
+  const maxPending = mix === 'verified' ? 0 : mix === 'both' ? Math.ceil(maxFiles / 2) : maxFiles;
+  const buyers = await createBuyers(dbPath, Math.max(MIN_KEYS, Math.ceil(maxPending / PENDING_PER_ACCOUNT)));
+  if (maxFiles / buyers.length + 1 > VARIANT_A_ENTERPRISE.limit * 0.9)
+    throw new BenchError("coa: the buyers' hourly Variant A limit could not carry the planned uploads");
+  log(`coa: ${buyers.length} buyer accounts (enterprise, one key each) upload`);
+  const dealt = { verified: 0, pending_review: 0 };
+  const keyFor = (u: Upload): string => buyers[dealt[u.expected]++ % buyers.length]!;
+
   // Unpinned, unlike the wrk scenarios: the service reads PDFs in cores − 1 worker threads, so its
   // main thread and its worker need a core each; pinned to one CPU they would share it.
   const warmUploads = await generate(warmFiles);
@@ -252,11 +258,11 @@ export async function runCoa(opts: {
     );
     probe = Probe.start();
     const pr = probe;
-    await prime(svc.port, bKeys, PROBE_PATH);
-    await prime(svc.port, aKeys, '/v1/vendors');
-
     const keyList = (s: KeySet) => s.keys.map((k) => k.key);
-    let aOffset = 0;
+    await prime(svc.port, keyList(bKeys), PROBE_PATH);
+    bKeys.spend(bKeys.keys.length);
+    await prime(svc.port, buyers, '/v1/vendors');
+
     let bOffset = 0;
     const runProbe = async (): Promise<ProbeReport> => {
       bKeys.assertRoom(probeRequests, 'coa probe');
@@ -280,7 +286,6 @@ export async function runCoa(opts: {
       return r;
     };
     const runFlood = async (uploads: Upload[], ms: number, withProbe: boolean) => {
-      aKeys.assertRoom(uploads.length, 'coa uploads');
       const cpu0 = cpuTimeMs(svc.pid);
       const threads0 = threadCpuMs(svc.pid);
       const rss = sampleRss(svc.pid);
@@ -289,8 +294,7 @@ export async function runCoa(opts: {
         uploads,
         concurrency: UPLOAD_CONCURRENCY,
         durationMs: ms,
-        keys: keyList(aKeys),
-        keyOffset: aOffset,
+        keyFor,
       });
       const probeDone = withProbe ? sleep(PROBE_INSET_MS).then(runProbe) : null;
       const f = await floodDone;
@@ -298,8 +302,6 @@ export async function runCoa(opts: {
       const threads1 = threadCpuMs(svc.pid);
       const rssPeakMb = rss.stop();
       const p = probeDone ? await probeDone : null;
-      aOffset += f.sent;
-      aKeys.spend(f.sent);
       const bad = Object.entries(f.bad);
       if (bad.length > 0) {
         throw new BenchError(
@@ -384,7 +386,8 @@ export async function runCoa(opts: {
       log(
         `coa round ${r + 1}/${opts.rounds}: ${f.perSecond.toFixed(1)} verifications/s (${st}; upload p50 ` +
           `${one.uploads.p50Ms.toFixed(0)} ms, p99 ${one.uploads.p99Ms.toFixed(0)} ms); list p99 idle ` +
-          `${idle.p99Ms.toFixed(2)} ms, during uploads ${floodLat.p99Ms.toFixed(2)} ms (×${one.ratio.toFixed(2)}; max ` +
+          `${idle.p99Ms.toFixed(2)} ms, during uploads ${floodLat.p99Ms.toFixed(2)} ms (×${one.ratio.toFixed(2)}; p50 ` +
+          `${idle.p50Ms.toFixed(2)}/${floodLat.p50Ms.toFixed(2)} ms, max ` +
           `${floodLat.maxMs.toFixed(0)} ms, ${floodLat.maxOutstanding} outstanding at most, probe timer lag p99 ` +
           `${idle.timerLagP99Ms.toFixed(1)}/${floodLat.timerLagP99Ms.toFixed(1)} ms); ` +
           `service ${one.serviceCpuMsPerVerification.toFixed(1)} ms CPU/verification, main thread ` +
