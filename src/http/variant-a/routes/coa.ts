@@ -12,6 +12,7 @@ import { CoaUploadFormA, CoaVerificationA } from '../coa-schemas.ts';
 import { presentVerification } from '../present-coa.ts';
 import { UploadBudget } from '../upload-budget.ts';
 
+const PLAN_403 = "The key's plan does not include CoA verification: Enterprise only (`plan_required`).";
 const FIELDS = new Set(['peptide', 'batch_id', 'vendor']);
 /** `%PDF-`; PDF readers accept the header anywhere in the first 1024 bytes, and so do we. */
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
@@ -62,7 +63,7 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
         response: {
           200: CoaVerificationA,
           ...commonErrors({
-            403: "The key's plan does not include CoA verification: Enterprise only (`plan_required`).",
+            403: PLAN_403,
             413: `The file is larger than COA_MAX_BYTES (default 10 MB) (\`file_too_large\`), refused before the body is read when Content-Length says so.`,
             415: 'The body is not multipart/form-data, or `file` is not a PDF by its magic bytes (`unsupported_media_type`).',
             503: 'Too many uploads are being read right now, or the server is shutting down (`service_unavailable`); retry after `Retry-After` seconds.',
@@ -133,7 +134,7 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
         response: {
           200: CoaVerificationA,
           ...commonErrors({
-            403: "The key's plan does not include CoA verification: Enterprise only (`plan_required`).",
+            403: PLAN_403,
             404: 'No verification with this id belongs to this account (`not_found`).',
           }),
         },
