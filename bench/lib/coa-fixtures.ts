@@ -43,10 +43,7 @@ const TRUSTED_LABS = Array.from({ length: 16 }, (_, i) => i + 4);
 /**
  * Approved batches of the library's real peptides (the scale dataset also has 2,000 numbered
  * variants such as `Larazotide-2403`, whose printed name a CoA reader could fairly take for the
- * plain peptide), spread over the whole table, in a fixed order. Not the `LOT 0000001` numbers:
- * printed after the label `Lot` ("Lot  LOT 0087141") the reader took the second `LOT` for the label
- * too and read batch 0087141 (a mismatch), as of 2026-11-24; the bench measures verifications, not
- * that.
+ * plain peptide), spread over the whole table (every batch-number format), in a fixed order.
  */
 export function recordsOnFile(dbPath: string, count: number): OnFile[] {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
@@ -61,7 +58,6 @@ export function recordsOnFile(dbPath: string, count: number): OnFile[] {
            join vendors v on v.id = b.vendor_id
            join labs l on l.id = b.lab_id
           where b.status = 'approved' and b.purity is not null and b.tested_at is not null
-            and b.batch_id not like 'LOT %'
             and p.name in (${names.map(() => '?').join(',')})
           order by b.id`,
       )

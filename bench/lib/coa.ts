@@ -92,6 +92,8 @@ export interface CoaResult {
   statuses: Record<string, number>;
   unexpected: { expected: string; got: string; notes: string }[];
   mode: 'unpinned';
+  /** Which files were uploaded: `both` is the scenario; one kind is the BENCH_COA_ONLY diagnostic. */
+  mix: Mix;
   targets: { perSecond: number; maxRatio: number };
   pass: { rate: boolean; latency: boolean; statuses: boolean };
 }
@@ -422,6 +424,7 @@ export async function runCoa(opts: {
       statuses,
       unexpected,
       mode: 'unpinned',
+      mix,
       targets: { perSecond: COA_TARGET_PER_SECOND, maxRatio: COA_MAX_P99_RATIO },
       pass: {
         rate: m.perSecond >= COA_TARGET_PER_SECOND,
