@@ -121,4 +121,29 @@ describe.each(DIALECTS)('catalog read model: incremental rebuilds (%s)', (dialec
     expect(await model.get(await store.state.read())).toBe(before);
     expect(calls).toEqual({ full: 1, changed: 0 });
   });
+
+  it('a write that touches a vendor but changes nothing it shows (a pending submission) keeps the rankings', async () => {
+    const { wrapped, calls } = counting(store.catalog);
+    const model = new CatalogReadModel(wrapped);
+    const before = await model.get(await store.state.read());
+    await write([
+      {
+        type: 'batch',
+        vendorSlug: 'alpha',
+        batchId: 'PEND-NEW',
+        peptideSlug: 'bpc-157',
+        status: 'pending',
+        submittedAt: NOW_ISO,
+      },
+    ]);
+    const state = await store.state.read();
+    const after = await model.get(state);
+    expect(after.version).toBe(state.dataVersion);
+    expect(after.version).toBeGreaterThan(before.version);
+    // The same rankings, not rebuilt: the arrays are the previous snapshot's.
+    expect(after.ranked).toBe(before.ranked);
+    expect(after.peptideRankings).toBe(before.peptideRankings);
+    expect(view({ ...after, version: before.version })).toEqual(view(before));
+    expect(calls).toEqual({ full: 1, changed: 1 });
+  });
 });
