@@ -15,6 +15,8 @@ import type { Vendor, VendorDetail } from './vendors/model.ts';
 export interface DataState {
   dataVersion: number;
   keysVersion: number;
+  /** Bumped by writes of labs, peptides or vendors: the CoA verifier's registry (directory.ts). */
+  registryVersion: number;
   /** When catalog data last changed (ISO 8601): Variant B's `data_updated_at`. */
   dataUpdatedAt: string;
 }

@@ -13,6 +13,8 @@ export interface DataStateTable {
   data_version: number;
   /** Bumped by every change to accounts or keys; drives the key cache. */
   keys_version: number;
+  /** Bumped by writes of labs, peptides or vendors: what CoA documents are matched against. */
+  registry_version: Generated<number>;
   data_updated_at: string;
 }
 

@@ -11,7 +11,11 @@ describe.each(DIALECTS)('storage contract: migrations (%s)', (dialect) => {
     const db = await createTestDatabase(dialect);
     const store = await openStore(parseDatabaseUrl(db.url), { migrate: false });
     try {
-      expect(await store.migrate()).toEqual(['0001-initial', '0002-outbox-and-audit']);
+      expect(await store.migrate()).toEqual([
+        '0001-initial',
+        '0002-outbox-and-audit',
+        '0003-coa-verifications',
+      ]);
       await store.accounts.create({ name: 'survivor', plan: 'pro' });
       expect(await store.migrate()).toEqual([]);
       expect(await store.migrate()).toEqual([]);

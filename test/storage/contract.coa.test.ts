@@ -116,6 +116,31 @@ describe.each(DIALECTS)('storage contract: CoA verifications (%s)', (dialect) =>
     expect(d.vendors).toEqual([{ slug: 'acme', name: 'Acme Peptides' }]);
   });
 
+  it('the registry version moves with labs, peptides and vendors, not with a pending submission', async () => {
+    const before = await store.state.read();
+    await store.imports.apply(
+      importBatch([
+        {
+          type: 'batch',
+          vendorSlug: 'acme',
+          batchId: 'REG-1',
+          peptideSlug: 'bpc-157',
+          status: 'pending',
+          submittedAt: NOW_ISO,
+        },
+      ]),
+      { nowIso: NOW_ISO, reason: 'test' },
+    );
+    const mid = await store.state.read();
+    expect(mid.dataVersion).toBe(before.dataVersion + 1);
+    expect(mid.registryVersion).toBe(before.registryVersion);
+    await store.imports.apply(importBatch([{ type: 'lab', slug: 'fresh', name: 'Fresh Labs' }]), {
+      nowIso: NOW_ISO,
+      reason: 'test',
+    });
+    expect((await store.state.read()).registryVersion).toBe(before.registryVersion + 1);
+  });
+
   it('stores a verification and finds it by upload (account, file, fields) and its extraction by file', async () => {
     const v = row(alice);
     expect(await store.coa.insert(v)).toEqual(v);

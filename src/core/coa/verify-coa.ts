@@ -50,6 +50,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  */
 export class CoaVerifier {
   private directoryCache: { version: number; directory: Directory } | null = null;
+  private directoryBuild: { version: number; promise: Promise<Directory> } | null = null;
 
   constructor(private readonly deps: CoaVerifierDeps) {}
 
@@ -261,14 +262,28 @@ export class CoaVerifier {
     return read;
   }
 
-  /** The registry as of the current data version (a write elsewhere bumps it). */
+  /**
+   * The registry as of now: rebuilt only when labs, peptides or vendors were written (a queued
+   * submission changes none of them), once at a time however many uploads ask.
+   */
   private async directory(): Promise<Directory> {
-    const { dataVersion } = await this.deps.state.read();
-    if (this.directoryCache?.version === dataVersion) return this.directoryCache.directory;
-    const d = await this.deps.store.directory();
-    const directory = new Directory(d.peptides, d.labs, d.vendors);
-    this.directoryCache = { version: dataVersion, directory };
-    return directory;
+    const { registryVersion } = await this.deps.state.read();
+    const cached = this.directoryCache;
+    if (cached?.version === registryVersion) return cached.directory;
+    if (this.directoryBuild?.version === registryVersion) return this.directoryBuild.promise;
+    const promise = this.deps.store.directory().then((d) => {
+      const directory = new Directory(d.peptides, d.labs, d.vendors);
+      if (!this.directoryCache || this.directoryCache.version < registryVersion) {
+        this.directoryCache = { version: registryVersion, directory };
+      }
+      return directory;
+    });
+    this.directoryBuild = { version: registryVersion, promise };
+    try {
+      return await promise;
+    } finally {
+      if (this.directoryBuild?.promise === promise) this.directoryBuild = null;
+    }
   }
 }
 

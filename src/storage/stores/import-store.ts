@@ -126,6 +126,9 @@ export class KyselyImportStore implements ImportStore {
       opts.onRecompute?.(recomputed);
       await bumpVersion(trx, this.caps, 'data', opts.nowIso);
       if (counts.account) await bumpVersion(trx, this.caps, 'keys', opts.nowIso);
+      // Names a CoA document is matched against (core/coa/directory.ts) changed only with these.
+      if (counts.lab || counts.peptide || counts.vendor)
+        await bumpVersion(trx, this.caps, 'registry', opts.nowIso);
       return counts;
     });
     this.signal.mark();

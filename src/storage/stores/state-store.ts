@@ -19,6 +19,7 @@ export class KyselyStateStore implements StateStore {
     return {
       dataVersion: Number(row.data_version),
       keysVersion: Number(row.keys_version),
+      registryVersion: Number(row.registry_version),
       dataUpdatedAt: row.data_updated_at,
     };
   }
@@ -31,9 +32,18 @@ export class KyselyStateStore implements StateStore {
 export async function bumpVersion(
   trx: Transaction<Database>,
   caps: DialectCapabilities,
-  what: 'data' | 'keys',
+  what: 'data' | 'keys' | 'registry',
   nowIso: string,
 ): Promise<void> {
+  if (what === 'registry') {
+    // Always inside a data write, whose own bump notifies other instances.
+    await trx
+      .updateTable('data_state')
+      .set((eb) => ({ registry_version: eb('registry_version', '+', 1) }))
+      .where('id', '=', 1)
+      .execute();
+    return;
+  }
   if (what === 'data') {
     await trx
       .updateTable('data_state')

@@ -7,7 +7,7 @@ class FlakyStore implements StateStore {
   reads = 0;
   async read(): Promise<DataState> {
     if (this.reads++ > 0) throw new Error('connection terminated');
-    return { dataVersion: 1, keysVersion: 1, dataUpdatedAt: '2026-11-24T00:00:00.000Z' };
+    return { dataVersion: 1, keysVersion: 1, registryVersion: 1, dataUpdatedAt: '2026-11-24T00:00:00.000Z' };
   }
   externalChangeSuspected(): boolean {
     return true;
