@@ -15,6 +15,7 @@ describe.each(DIALECTS)('storage contract: migrations (%s)', (dialect) => {
         '0001-initial',
         '0002-outbox-and-audit',
         '0003-coa-verifications',
+        '0004-registry-version',
       ]);
       await store.accounts.create({ name: 'survivor', plan: 'pro' });
       expect(await store.migrate()).toEqual([]);

@@ -11,13 +11,6 @@ export async function up(db: Kysely<unknown>, caps: DialectCapabilities): Promis
     .addColumn('flagged', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
 
-  // Labs, peptides and vendor names change far less often than data: the CoA verifier keeps its
-  // registry until this moves (a pending submission bumps data_version, not this).
-  await db.schema
-    .alterTable('data_state')
-    .addColumn('registry_version', caps.bigIntType, (c) => c.notNull().defaultTo(0))
-    .execute();
-
   await db.schema
     .createTable('coa_verifications')
     .addColumn('id', 'text', (c) => c.primaryKey())
