@@ -1,7 +1,17 @@
+import { setPriority } from 'node:os';
 import { extractFields } from '../../core/coa/extract-fields.ts';
 import type { DocumentReading } from '../../core/coa/model.ts';
 import { sanitizeFields } from '../../core/coa/sanitize.ts';
 import { type ReadLimits, readPdfText } from './read-pdf.ts';
+
+// Reading PDFs yields to serving requests: on Linux a thread has its own nice value, and 0 names
+// the calling thread, so this lowers only this worker's priority, not the service's. Elsewhere it
+// may apply to the process or be refused; neither matters enough to stop a read.
+try {
+  setPriority(0, 10);
+} catch {
+  // Not permitted here: the worker runs at the process's priority.
+}
 
 export interface ExtractTask {
   bytes: Uint8Array;
