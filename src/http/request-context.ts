@@ -18,5 +18,7 @@ declare module 'fastify' {
     access?: Access;
     /** The route answers cached bodies under this key: the fast path may answer it too (decision 0018). */
     cachedRead?: CachedRead;
+    /** A GET that is not a cached read still answers with an ETag and 304 (conditional.ts sendJson). */
+    conditional?: boolean;
   }
 }

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, DIALECTS, type Dialect, type TestDatabase } from '../support/databases.ts';
@@ -30,15 +30,22 @@ function cliEntry(): Promise<string> {
     for (const name of readdirSync(BUNDLE_DIR)) {
       const path = join(BUNDLE_DIR, name);
       try {
-        if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { force: true });
+        if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { force: true, recursive: true });
       } catch {
         // Another test file removed it first.
       }
     }
-    const outfile = join(BUNDLE_DIR, `cli-${process.pid}-${Date.now()}.mjs`);
+    // A folder per bundle: the CLI and, beside it, the PDF worker the service starts (it is found
+    // next to the module that starts it, as dist/ has it), both ESM.
+    const dir = join(BUNDLE_DIR, `cli-${process.pid}-${Date.now()}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
     await build({
-      entryPoints: [join(ROOT, 'src/main/cli.ts')],
-      outfile,
+      entryPoints: {
+        cli: join(ROOT, 'src/main/cli.ts'),
+        'extract-worker': join(ROOT, 'src/adapters/pdf/extract-worker.ts'),
+      },
+      outdir: dir,
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -47,6 +54,7 @@ function cliEntry(): Promise<string> {
       sourcemap: true,
       logLevel: 'error',
     });
+    const outfile = join(dir, 'cli.js');
     return outfile;
   })();
   return bundle;
@@ -65,7 +73,7 @@ mkdirSync(join(CWD, 'data'));
 afterAll(async () => {
   if (!bundle) return;
   const outfile = await bundle.catch(() => null);
-  if (outfile) for (const path of [outfile, `${outfile}.map`]) rmSync(path, { force: true });
+  if (outfile) rmSync(dirname(outfile), { force: true, recursive: true });
 });
 
 export interface CliResult {

@@ -80,6 +80,10 @@ export class PdfPool implements PdfReader {
       },
       closeTimeout: 2_000,
     });
+    // A worker that fails outside a task (it cannot load, it dies while idle) is reported here;
+    // unheard, the event would end the process. Each task's own failure reaches its caller through
+    // run(), so there is nothing more to do with it than not to crash.
+    this.poolInstance.on('error', () => {});
     return this.poolInstance;
   }
 

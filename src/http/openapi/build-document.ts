@@ -72,7 +72,7 @@ export class OpenApiCollector {
           method: m.toLowerCase(),
           url: route.url,
           schema: route.schema as RouteSchema,
-          cachedRead: m === 'GET' && Boolean(route.config?.cachedRead),
+          cachedRead: m === 'GET' && Boolean(route.config?.cachedRead || route.config?.conditional),
         });
       }
     });

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { COA_FORM_OVERHEAD_BYTES } from '../../../config/config.ts';
 import type { CoaRequest } from '../../../core/coa/verification.ts';
 import { DomainError, invalidParameter } from '../../../core/errors.ts';
+import { sendJson, toCachedBody } from '../../conditional.ts';
 import { sendError } from '../../error-body.ts';
 import type { AppServices } from '../../services.ts';
 import { commonErrors } from '../../shared-schemas.ts';
@@ -120,7 +121,7 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/coa/verifications/:id',
     {
-      config: { access: 'enterprise' },
+      config: { access: 'enterprise', conditional: true },
       schema: {
         operationId: 'getCoaVerification',
         summary: 'A CoA verification, again',
@@ -143,7 +144,9 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
     async (request, reply) => {
       const principal = request.principal;
       if (!principal) throw new Error('guard admitted a request without a principal');
-      return reply.send(presentVerification(await s.coa.get(principal.accountId, request.params.id)));
+      const v = await s.coa.get(principal.accountId, request.params.id);
+      // An ETag over the answer: a client polling for the review's outcome gets 304 until it moves.
+      return sendJson(request, reply, toCachedBody(JSON.stringify(presentVerification(v))));
     },
   );
 }
