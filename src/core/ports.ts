@@ -129,6 +129,8 @@ export interface WriteExpectations {
   unrepliedReviews?: string[];
   /** Batches that must still be pending. */
   pendingBatches?: { vendorSlug: string; batchId: string }[];
+  /** Batches that must not exist yet (a CoA upload queuing a new submission). */
+  newBatches?: { vendorSlug: string; batchId: string }[];
   /** Accounts that must exist (the write path would create them), and still have `plan` if given. */
   accounts?: { name: string; plan?: Plan }[];
 }
@@ -161,7 +163,7 @@ export interface StoredVerification {
 
 /** Storage of CoA verifications, and the registry reads the verifier matches against. */
 export interface CoaStore {
-  /** The library, lab registry and vendor names (verify-coa.ts caches them per data version). */
+  /** The library, lab registry and vendor names (verify-coa.ts caches them per registry version). */
   directory(): Promise<{ peptides: PeptideEntry[]; labs: LabEntry[]; vendors: VendorEntry[] }>;
   /** The account's earlier verification of the same file with the same fields. */
   findUpload(accountId: number, sha256: string, requestKey: string): Promise<StoredVerification | null>;

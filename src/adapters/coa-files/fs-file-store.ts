@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CoaFileStore } from '../../core/coa/verify-coa.ts';
@@ -20,7 +21,7 @@ export class FsCoaFileStore implements CoaFileStore {
     );
     if (!exists) {
       await mkdir(join(this.dir, sha256.slice(0, 2)), { recursive: true });
-      const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+      const tmp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
       await writeFile(tmp, bytes, { mode: 0o600 });
       await rename(tmp, path);
     }

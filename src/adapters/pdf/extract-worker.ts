@@ -1,7 +1,7 @@
 import { setPriority } from 'node:os';
 import { extractFields } from '../../core/coa/extract-fields.ts';
 import type { DocumentReading } from '../../core/coa/model.ts';
-import { sanitizeFields } from '../../core/coa/sanitize.ts';
+import { sanitizeFields, sanitizeMetadata } from '../../core/coa/sanitize.ts';
 import { type ReadLimits, readPdfText } from './read-pdf.ts';
 
 // Reading PDFs yields to serving requests: on Linux a thread has its own nice value, and 0 names
@@ -29,7 +29,7 @@ export default async function extract(task: ExtractTask): Promise<DocumentReadin
   return {
     ok: true,
     fields: sanitizeFields(extractFields(read.text)),
-    metadata: read.text.metadata,
+    metadata: sanitizeMetadata(read.text.metadata),
     pageCount: read.text.pageCount,
   };
 }

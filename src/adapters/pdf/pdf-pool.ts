@@ -96,6 +96,11 @@ export class PdfPool implements PdfReader {
   warm(): Promise<void> {
     this.warming ??= Promise.all(Array.from({ length: this.threads }, () => this.pool.run(WARM_UP))).then(
       () => {},
+      (err: unknown) => {
+        // A failed start is not kept: the next document tries again.
+        this.warming = null;
+        throw err;
+      },
     );
     return this.warming;
   }
@@ -159,13 +164,14 @@ export class PdfPool implements PdfReader {
    * The memory watchdog: pdfjs inflates streams into buffers outside the V8 heap, which the
    * worker's heap limit does not see (a small LZW or Brotli stream, or an encrypted one the
    * inflation guard cannot read, decodes to gigabytes). While documents are read, the process's
-   * resident memory may not grow by more than twice the worker heap limit; past it every read in
+   * resident memory may not grow by more than twice the worker heap limit per worker; past it every read in
    * progress is stopped, its worker terminated (freeing the buffers), and answered `memory_limit`.
    */
   private watchMemory(): void {
     if (this.watch) return;
     const baseline = process.memoryUsage.rss();
-    const allowed = 2 * this.opts.heapLimitMb * 1024 * 1024;
+    // Per worker: every worker may be reading a document at once.
+    const allowed = this.threads * 2 * this.opts.heapLimitMb * 1024 * 1024;
     const timer = setInterval(() => {
       if (process.memoryUsage.rss() - baseline <= allowed) return;
       for (const c of this.inFlight) c.abort();

@@ -34,11 +34,9 @@ const CAUTION: Partial<Record<NoteCode, number>> = {
   test_date_missing: 0.1,
   test_date_ambiguous: 0.05,
   record_stale: 0.05,
-  vendor_unknown: 0.1,
   vendor_inferred: 0.05,
   client_other_vendor: 0.1,
   submission_differs: 0.2,
-  compound_unknown: 0.1,
 };
 
 /** What a verified document's corroborated facts weigh. */

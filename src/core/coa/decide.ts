@@ -15,6 +15,10 @@ import type { Extraction, Note, NoteCode, VerificationOutcome } from './verifica
  */
 export const PURITY_TOLERANCE = 0.1;
 
+/** Whether two purities agree: compared in hundredths of a point, so 99.4 − 99.3 is 0.1, not 0.10000000000000853. */
+const samePurity = (a: number, b: number): boolean =>
+  Math.round(Math.abs(a - b) * 100) <= Math.round(PURITY_TOLERANCE * 100);
+
 /** A test date up to this long after "now" is timezone slack, not the future. */
 const FUTURE_SLACK_MS = 36 * 3600_000;
 
@@ -149,8 +153,18 @@ export function decide(input: DecisionInput): Decision {
       `Batch ${other.batchId} is on file as ${other.peptideName}, not ${docPeptideName}.`,
     );
   }
-  if (onFile?.status === 'rejected') {
-    flag('batch_rejected_on_file', `Batch ${onFile.batchId} of ${onFile.vendorName} was rejected on review.`);
+  // The vendor's batch was rejected on review. The same document again is a forgery signal; one
+  // stating other facts contradicts the record rather than proving anything (a squatter's junk
+  // submission, once rejected, must not condemn the vendor's genuine report): a mismatch below.
+  const rejectedOnFile = onFile?.status === 'rejected' ? onFile : null;
+  if (
+    rejectedOnFile &&
+    submissionConflicts(rejectedOnFile, printed, f.testDate, docPeptideName).length === 0
+  ) {
+    flag(
+      'batch_rejected_on_file',
+      `Batch ${rejectedOnFile.batchId} of ${rejectedOnFile.vendorName} was rejected on review.`,
+    );
   }
   const meta = metadataNotes(extraction.metadata, f);
   if (hard.length > 0) {
@@ -174,12 +188,18 @@ export function decide(input: DecisionInput): Decision {
   if (request.batchId !== null && !sameBatch(request.batchId, printed.batch)) {
     differs('batch_mismatch', `The document is for batch ${printed.batch}, not ${request.batchId}.`);
   }
+  if (rejectedOnFile) {
+    differs(
+      'batch_rejected_on_file',
+      `Batch ${rejectedOnFile.batchId} of ${rejectedOnFile.vendorName} was rejected on review, and its submission stated other facts; an operator can review it again.`,
+    );
+  }
   const approved = onFile?.status === 'approved' ? onFile : null;
   let purityVerified = false;
   const corroborated: number[] = [];
   if (approved) {
     if (approved.purity !== null) {
-      if (Math.abs(approved.purity - printed.purity) <= PURITY_TOLERANCE) {
+      if (samePurity(approved.purity, printed.purity)) {
         purityVerified = true;
         corroborated.push(CORROBORATION.purity);
       } else {
@@ -343,8 +363,7 @@ function submissionConflicts(
 ): string[] {
   const out: string[] = [];
   if (pending.peptideName !== peptideName) out.push('peptide');
-  if (pending.purity !== null && Math.abs(pending.purity - printed.purity) > PURITY_TOLERANCE)
-    out.push('purity');
+  if (pending.purity !== null && !samePurity(pending.purity, printed.purity)) out.push('purity');
   if (pending.labName !== null && !sameLab(pending.labName, printed.lab)) out.push('lab');
   if (pending.testedAt !== null && date && !sameDay(pending.testedAt, date)) out.push('test date');
   return out;
@@ -369,7 +388,8 @@ function readings(printed: StatedDate): string[] {
 }
 
 /** Words that say the vendor tested its own product. */
-const IN_HOUSE = /\b(in[- ]?house|internal|own|quality control|qc (lab|department)|self)\b/i;
+const IN_HOUSE =
+  /\b(in[- ]?house|self[- ]tested|internal (qc|lab|laboratory|testing)|qc (lab|laboratory|department))\b/i;
 
 /** An unregistered lab that is the vendor itself (its name, or in-house wording). */
 function selfIssued(labText: string, vendor: VendorEntry | null, client: string | null): boolean {

@@ -19,10 +19,11 @@ export interface VendorEntry {
 
 /**
  * The library, the lab registry and the vendor names, as the verifier matches printed text
- * against them. Built once per data version (verify-coa.ts), so matching costs no query.
+ * against them. Built once per registry version (verify-coa.ts), so matching costs no query.
  */
 export class Directory {
   private readonly labsByCore = new Map<string, LabEntry>();
+  private readonly labsByExact = new Map<string, LabEntry>();
   private readonly peptidesByName = new Map<string, PeptideEntry>();
   private readonly vendorsBySlug = new Map<string, VendorEntry>();
   private readonly vendorsByCore = new Map<string, VendorEntry[]>();
@@ -32,12 +33,19 @@ export class Directory {
     readonly labs: readonly LabEntry[],
     readonly vendors: readonly VendorEntry[],
   ) {
+    // Two labs that reduce to the same name (`Apex Labs`, `Apex Analytical`) are told apart only
+    // by their exact names: the reduced name then names neither (an unknown lab, not a guess).
+    const ambiguous = new Set<string>();
     for (const l of labs) {
-      for (const n of [l.name, l.slug]) {
-        const k = labCore(n);
-        if (!this.labsByCore.has(k)) this.labsByCore.set(k, l);
+      for (const n of new Set([labCore(l.name), labCore(l.slug)])) {
+        const seen = this.labsByCore.get(n);
+        if (seen && seen.slug !== l.slug) ambiguous.add(n);
+        else this.labsByCore.set(n, l);
       }
+      this.labsByExact.set(squash(l.name), l);
+      this.labsByExact.set(squash(l.slug), l);
     }
+    for (const n of ambiguous) this.labsByCore.delete(n);
     for (const p of peptides) {
       for (const n of [p.slug, p.name, ...p.aliases]) {
         const k = squash(n);
@@ -65,7 +73,7 @@ export class Directory {
   }
 
   lab(printed: string): LabEntry | null {
-    return this.labsByCore.get(labCore(printed)) ?? null;
+    return this.labsByExact.get(squash(printed)) ?? this.labsByCore.get(labCore(printed)) ?? null;
   }
 
   vendor(slug: string): VendorEntry | null {

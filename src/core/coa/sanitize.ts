@@ -1,4 +1,4 @@
-import type { ExtractedFields } from './model.ts';
+import type { ExtractedFields, PdfMetadata } from './model.ts';
 
 /**
  * Control characters (C0, DEL, C1) and the Unicode bidirectional controls, which a document can
@@ -35,4 +35,9 @@ export function sanitizeFields(f: ExtractedFields): ExtractedFields {
     verificationKey: clean(f.verificationKey),
     verificationUrl: clean(f.verificationUrl),
   };
+}
+
+/** The document information dictionary, its texts made safe the same way (they reach notes). */
+export function sanitizeMetadata(m: PdfMetadata): PdfMetadata {
+  return { ...m, producer: clean(m.producer), creator: clean(m.creator) };
 }

@@ -5,7 +5,7 @@ import { DomainError, invalidParameter, notFound } from '../errors.ts';
 import { batchKey, isSlug } from '../import/records.ts';
 import { type RecordWriter, writeRecords } from '../import/write-records.ts';
 import type { BatchStore, CoaStore, StateStore, StoredVerification } from '../ports.ts';
-import { decide, type ResolvedRequest } from './decide.ts';
+import { type Decision, decide, type ResolvedRequest } from './decide.ts';
 import { Directory } from './directory.ts';
 import type { PdfReader } from './model.ts';
 import type { CoaRequest, Extraction, Verification, VerificationOutcome } from './verification.ts';
@@ -45,8 +45,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /**
  * CoA verification by upload (issue [6]): the request's names are resolved first (a bad field costs
  * no parsing), the same file with the same fields answers the earlier result, a file seen before is
- * never parsed again, and a plausible uncorroborated document is queued for operator review through
- * the one write path.
+ * not parsed again (unless a time or memory limit cut its reading short), and a plausible,
+ * uncorroborated document is queued for operator review through the one write path.
  */
 export class CoaVerifier {
   private directoryCache: { version: number; directory: Directory } | null = null;
@@ -102,6 +102,10 @@ export class CoaVerifier {
     createdAt: string | null;
     /** The submission the verdict it replaces was queued in: it stays linked. */
     submission: VerificationOutcome['submission'];
+    /** Deciding again after a review: never queues, and a verdict still pending is not rewritten. */
+    again?: boolean;
+    /** Already decided once and found the batch written meanwhile. */
+    retried?: boolean;
   }): Promise<Verification> {
     const fields = v.extraction.ok ? v.extraction.fields : null;
     const records = fields?.batch ? await this.deps.batches.findByKey(batchKey(fields.batch)) : [];
@@ -114,6 +118,7 @@ export class CoaVerifier {
       nowMs,
       staleAfterDays: this.deps.staleAfterDays,
     });
+    if (v.again && (outcome.status === 'pending_review' || queue)) return this.read(v.accountId, v.id);
     if (
       outcome.status === 'pending_review' &&
       outcome.submission === null &&
@@ -140,29 +145,16 @@ export class CoaVerifier {
     if (queue) {
       // Through the import path: the same validation, write rules (a batch decided meanwhile stays
       // decided), recomputation and events as any other write.
-      await writeRecords(
-        {
-          writer: this.deps.writer,
-          clock: this.deps.clock,
-          ...(this.deps.afterWrite ? { afterWrite: this.deps.afterWrite } : {}),
-        },
-        [
-          {
-            type: 'batch',
-            vendorSlug: queue.vendorSlug,
-            batchId: queue.batchId,
-            peptideSlug: queue.peptideSlug,
-            status: 'pending',
-            purity: queue.purity,
-            lab: queue.labSlug,
-            testMethod: queue.testMethod,
-            testedAt: queue.testedAt,
-            source: 'CoA upload',
-            submittedAt: new Date(nowMs).toISOString(),
-          },
-        ],
-        { reason: `CoA upload ${v.id}` },
-      );
+      try {
+        await this.queue(queue, v.id, nowMs);
+      } catch (e) {
+        // Another upload or an operator wrote this batch since it was looked up: decide again
+        // against what is there now (it joins that submission, or meets the decision).
+        if (e instanceof DomainError && e.code === 'conflict' && !v.retried) {
+          return this.decideAndKeep({ ...v, retried: true });
+        }
+        throw e;
+      }
     }
     const filePath =
       v.filePath ?? (this.deps.files && v.file ? await this.deps.files.put(v.sha256, v.file) : null);
@@ -184,6 +176,38 @@ export class CoaVerifier {
     return this.read(v.accountId, kept.id);
   }
 
+  /** Queues a plausible, uncorroborated document as a pending submission (the one write path). */
+  private async queue(q: NonNullable<Decision['queue']>, id: string, nowMs: number): Promise<void> {
+    await writeRecords(
+      {
+        writer: this.deps.writer,
+        clock: this.deps.clock,
+        ...(this.deps.afterWrite ? { afterWrite: this.deps.afterWrite } : {}),
+      },
+      [
+        {
+          type: 'batch',
+          vendorSlug: q.vendorSlug,
+          batchId: q.batchId,
+          peptideSlug: q.peptideSlug,
+          status: 'pending',
+          purity: q.purity,
+          lab: q.labSlug,
+          testMethod: q.testMethod,
+          testedAt: q.testedAt,
+          source: 'CoA upload',
+          submittedAt: new Date(nowMs).toISOString(),
+        },
+      ],
+      {
+        reason: `CoA upload ${id}`,
+        // Decided against no record: if another upload (or an operator) wrote this batch since,
+        // the write is refused and the document is decided again against what is there now.
+        expect: { newBatches: [{ vendorSlug: q.vendorSlug, batchId: q.batchId }] },
+      },
+    );
+  }
+
   /**
    * The account's verification; another account's is as unknown as one that does not exist. A
    * document that went to review and has since been decided is decided again (from what was read,
@@ -197,11 +221,13 @@ export class CoaVerifier {
     const directory = await this.directory();
     let request: ResolvedRequest;
     try {
-      request = resolve(directory, v.request);
+      // Against the vendor whose submission was reviewed, whatever the client line matches now.
+      request = resolve(directory, { ...v.request, vendor: v.review.vendorSlug });
     } catch {
       return v; // The peptide or vendor it named is gone: the verdict stays as it was.
     }
     return this.decideAndKeep({
+      again: true,
       id: v.id,
       replaces: true,
       accountId,
@@ -214,7 +240,7 @@ export class CoaVerifier {
       filePath: stored.filePath,
       createdAt: v.createdAt,
       submission: v.submission,
-    });
+    }).catch(() => v);
   }
 
   private async read(

@@ -74,7 +74,7 @@ export function expectationFactKeys(e: WriteExpectations): FactKeys {
   return {
     reviews: uniq(e.newReviews ?? []),
     replied: uniq(e.unrepliedReviews ?? []),
-    batches: e.pendingBatches ?? [],
+    batches: [...(e.pendingBatches ?? []), ...(e.newBatches ?? [])],
     peptides: [],
     labs: [],
     vendors: [],

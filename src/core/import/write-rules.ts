@@ -27,6 +27,15 @@ export function checkExpectations(e: WriteExpectations, facts: WriteFacts): void
       );
     }
   }
+  for (const b of e.newBatches ?? []) {
+    const stored = facts.batches.get(batchFactKey(b.vendorSlug, b.batchId));
+    if (stored) {
+      throw new DomainError(
+        'conflict',
+        `Batch '${b.batchId}' of '${b.vendorSlug}' is already ${stored.status}.`,
+      );
+    }
+  }
   for (const a of e.accounts ?? []) {
     const plan = facts.accounts.get(a.name);
     // The import path upserts accounts: without this an unknown name would be created.

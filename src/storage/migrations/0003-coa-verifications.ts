@@ -21,7 +21,7 @@ export async function up(db: Kysely<unknown>, caps: DialectCapabilities): Promis
     .addColumn('request_key', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('confidence', caps.doubleType, (c) => c.notNull())
-    /** JSON: the verification result as decided (core/coa/model.ts VerificationOutcome). */
+    /** JSON: the verification result as decided (core/coa/verification.ts VerificationOutcome). */
     .addColumn('result', 'text', (c) => c.notNull())
     /** JSON: what the document stated (ExtractedFields) and its PDF metadata; null when unreadable. */
     .addColumn('extracted', 'text')

@@ -249,6 +249,46 @@ describe('the CoA decision table', () => {
     expect(run({ f: { lab: null }, peptide: TB }).outcome.peptideMatch).toBe(false);
   });
 
+  it('purity agrees within 0.1 point exactly, whatever the floating-point difference', () => {
+    // 99.4 − 99.3 is 0.10000000000000853 in binary floating point.
+    const d = run({
+      vendor: 'acme',
+      records: [record({ purity: 99.3 })],
+      f: { purity: 99.4, purityText: '99.4%' },
+    });
+    expect(d.outcome).toMatchObject({ status: 'verified', purityVerified: true });
+  });
+
+  it('a rejected submission condemns only the same document: other facts are a mismatch, not a forgery', () => {
+    const rejected = record({ status: 'rejected', purity: 61.3, labName: 'Cheap Testing' });
+    const genuine = run({ vendor: 'acme', records: [rejected] });
+    expect(genuine.outcome.status).toBe('mismatch');
+    expect(codes(genuine)).toContain('batch_rejected_on_file');
+    const same = run({ vendor: 'acme', records: [record({ status: 'rejected' })] });
+    expect(same.outcome.status).toBe('rejected');
+  });
+
+  it('a lab name that only reduces to a shared name matches neither lab; exact names still match', () => {
+    const d2 = new Directory(
+      [BPC],
+      [
+        { slug: 'apex-labs', name: 'Apex Labs', trusted: false, flagged: true, verifyUrl: null },
+        { slug: 'apex-analytical', name: 'Apex Analytical', trusted: true, flagged: false, verifyUrl: null },
+      ],
+      [],
+    );
+    expect(d2.lab('APEX ANALYTICAL')?.slug).toBe('apex-analytical');
+    expect(d2.lab('Apex Labs')?.slug).toBe('apex-labs');
+    expect(d2.lab('Apex Laboratories, Inc.')).toBeNull();
+  });
+
+  it('only in-house wording makes an unregistered lab self-issued', () => {
+    expect(run({ vendor: 'acme', f: { lab: 'Peptide Quality Control Laboratories' } }).outcome.status).toBe(
+      'pending_review',
+    );
+    expect(run({ vendor: 'acme', f: { lab: 'Acme internal QC lab' } }).outcome.status).toBe('rejected');
+  });
+
   it('batch numbers compare without case or punctuation', () => {
     expect(run({ batchId: 'acm0001', vendor: 'acme' }).outcome.status).toBe('pending_review');
   });
