@@ -58,13 +58,18 @@ export function batchesCommand(program: Command): void {
             cell(b.lab),
             cell(b.testMethod),
             cell(b.testedAt),
-            String(b.uploads?.length ?? 0),
+            String(b.uploadsTotal ?? b.uploads?.length ?? 0),
           ]),
         ),
       );
       // What each CoA upload stated and what the verifier noted: what the reviewer decides on.
       for (const b of page.items) {
         for (const u of b.uploads ?? []) out(uploadLine(b, u));
+        const more = (b.uploadsTotal ?? 0) - (b.uploads?.length ?? 0);
+        if (more > 0)
+          out(
+            `  ${b.vendorSlug} ${b.batchId}: and ${more} more uploads (the first ${b.uploads?.length ?? 0} are shown)`,
+          );
       }
       const last = offset + page.items.length;
       out(

@@ -75,8 +75,10 @@ export interface BatchAdminView {
   source: string | null;
   sourceUrl: string | null;
   submittedAt: string | null;
-  /** In the pending list: the CoA uploads of this submission, oldest first. */
+  /** In the pending list: the CoA uploads of this submission, oldest first (the first 20). */
   uploads?: UploadSummary[];
+  /** In the pending list: how many CoA uploads the submission has in all. */
+  uploadsTotal?: number;
 }
 
 /** What one operator write changed in the scores (the events are in the outbox). */

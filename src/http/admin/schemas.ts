@@ -481,7 +481,12 @@ const UploadOut = T.Object({
 
 const PendingBatchOut = T.Composite([
   BatchOut,
-  T.Object({ uploads: T.Array(UploadOut, { description: 'CoA uploads of this submission, oldest first.' }) }),
+  T.Object({
+    uploads: T.Array(UploadOut, {
+      description: 'CoA uploads of this submission, oldest first: the first 20.',
+    }),
+    uploadsTotal: T.Integer({ minimum: 0, description: 'How many CoA uploads the submission has in all.' }),
+  }),
 ]);
 
 export const AdminPendingBatches = T.Object(

@@ -18,6 +18,9 @@ import { KyselyOutboxStore } from './outbox-store.ts';
 
 const num = (v: number | null): number | null => (v === null ? null : Number(v));
 
+/** CoA uploads listed per pending submission (uploadsTotal counts them all). */
+const UPLOADS_SHOWN = 20;
+
 /** The operator API's reads. Writes go through the import store, so every write is one path. */
 export class KyselyOperatorStore implements OperatorStore {
   private readonly outbox: KyselyOutboxStore;
@@ -166,39 +169,67 @@ export class KyselyOperatorStore implements OperatorStore {
       .offset(offset)
       .execute();
     const items = rows.map(toView);
-    const uploads = await this.uploadsOf(items);
-    for (const b of items) b.uploads = uploads.get(`${b.vendorSlug}\n${batchKey(b.batchId)}`) ?? [];
+    const totals = new Map<string, number>();
+    const uploads = await this.uploadsOf(items, totals);
+    for (const b of items) {
+      const key = `${b.vendorSlug}\n${batchKey(b.batchId)}`;
+      b.uploads = uploads.get(key) ?? [];
+      b.uploadsTotal = totals.get(key) ?? 0;
+    }
     return { total: Number(count.n), items };
   }
 
   /** The CoA uploads attached to these submissions, by vendor slug and batch key. */
-  private async uploadsOf(items: readonly BatchAdminView[]): Promise<Map<string, UploadSummary[]>> {
+  private async uploadsOf(
+    items: readonly BatchAdminView[],
+    totals: Map<string, number>,
+  ): Promise<Map<string, UploadSummary[]>> {
     const out = new Map<string, UploadSummary[]>();
     if (items.length === 0) return out;
+    // At most UPLOADS_SHOWN per submission (the first ones: the upload that queued it comes first),
+    // with the total: a key attaching thousands of files to one submission cannot make the
+    // reviewer's page, or the work behind it, grow with them.
     const rows = await this.db
-      .selectFrom('coa_verifications as c')
-      .innerJoin('vendors as v', 'v.id', 'c.vendor_id')
-      .innerJoin('accounts as a', 'a.id', 'c.account_id')
-      .select([
-        'v.slug',
-        'c.batch_key',
-        'c.id',
-        'a.name',
-        'c.created_at',
-        'c.result',
-        'c.sha256',
-        'c.file_path',
-      ])
-      .where((eb) =>
-        eb.or(
-          items.map((b) =>
-            eb.and([eb('v.slug', '=', b.vendorSlug), eb('c.batch_key', '=', batchKey(b.batchId))]),
-          ),
-        ),
+      .selectFrom((qb) =>
+        qb
+          .selectFrom('coa_verifications as c')
+          .innerJoin('vendors as v', 'v.id', 'c.vendor_id')
+          .innerJoin('accounts as a', 'a.id', 'c.account_id')
+          .select((eb) => [
+            'v.slug as slug',
+            'c.batch_key as batch_key',
+            'c.id as id',
+            'a.name as name',
+            'c.created_at as created_at',
+            'c.result as result',
+            'c.sha256 as sha256',
+            'c.file_path as file_path',
+            eb.fn
+              .agg<number>('row_number')
+              .over((ob) =>
+                ob.partitionBy(['c.vendor_id', 'c.batch_key']).orderBy('c.created_at').orderBy('c.id'),
+              )
+              .as('rn'),
+            eb.fn
+              .countAll<number>()
+              .over((ob) => ob.partitionBy(['c.vendor_id', 'c.batch_key']))
+              .as('total'),
+          ])
+          .where((eb) =>
+            eb.or(
+              items.map((b) =>
+                eb.and([eb('v.slug', '=', b.vendorSlug), eb('c.batch_key', '=', batchKey(b.batchId))]),
+              ),
+            ),
+          )
+          .as('u'),
       )
-      .orderBy('c.created_at')
-      .orderBy('c.id')
+      .selectAll()
+      .where('rn', '<=', UPLOADS_SHOWN)
+      .orderBy('created_at')
+      .orderBy('id')
       .execute();
+    for (const r of rows) totals.set(`${r.slug}\n${r.batch_key}`, Number(r.total));
     for (const r of rows) {
       const outcome = JSON.parse(r.result) as VerificationOutcome;
       const key = `${r.slug}\n${r.batch_key}`;

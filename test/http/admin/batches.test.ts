@@ -45,6 +45,7 @@ describe.each(DIALECTS)('operator API: batch review (%s)', (dialect) => {
         submittedAt: iso(-2 * DAY_MS),
         // Imported submissions have no CoA upload; test/http/coa covers the ones that do.
         uploads: [],
+        uploadsTotal: 0,
       });
       const page = (await f.call('GET', '/batches/pending?limit=1&offset=1')).json();
       expect(page).toMatchObject({ total: 3, limit: 1, offset: 1 });
