@@ -37,6 +37,11 @@ export interface CoaUpload {
   request: CoaRequest;
   /** Aborts when the client has gone: a document still waiting for a worker is then not read. */
   signal?: AbortSignal;
+  /**
+   * The file's SHA-256 (hex) when the caller hashed it as it arrived, chunk by chunk, rather than
+   * in one 10 MB stretch of the main thread here.
+   */
+  sha256?: string;
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we refuse
@@ -59,7 +64,7 @@ export class CoaVerifier {
     const request = this.checkFields(upload.request);
     const directory = await this.directory();
     const resolved = resolve(directory, request);
-    const sha256 = createHash('sha256').update(file).digest('hex');
+    const sha256 = upload.sha256 ?? createHash('sha256').update(file).digest('hex');
     const requestKey = fingerprint(resolved);
 
     // A result that a limit cut short (time, memory: the machine may have been busy) is not the
