@@ -88,6 +88,7 @@ export class PdfPool implements PdfReader {
   }
 
   private warming: Promise<void> | null = null;
+  private closed = false;
 
   /**
    * Loads pdfjs in every worker (about a second each), once. `serve` calls it at start; the first
@@ -97,8 +98,10 @@ export class PdfPool implements PdfReader {
     this.warming ??= Promise.all(Array.from({ length: this.threads }, () => this.pool.run(WARM_UP))).then(
       () => {},
       (err: unknown) => {
-        // A failed start is not kept: the next document tries again.
+        // A failed start is not kept: the next document tries again. Workers ended by close()
+        // while they started are no failure.
         this.warming = null;
+        if (this.closed) return;
         throw err;
       },
     );
@@ -205,6 +208,7 @@ export class PdfPool implements PdfReader {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     for (const w of this.queue.splice(0)) w.resolve({ ok: false, reason: 'busy' });
     this.queuedBytes = 0;
     this.stopWatching();
