@@ -1,7 +1,13 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/databases.ts';
-import { expectErrorAnswer, portOf, type RawAnswer, rawRequest } from '../hardening/raw-socket.ts';
+import {
+  expectErrorAnswer,
+  parseAnswer,
+  portOf,
+  type RawAnswer,
+  rawRequest,
+} from '../hardening/raw-socket.ts';
 import { type CoaFixture, coa, setupCoa } from './fixtures.ts';
 import { VERIFY, type VerificationBody } from './form.ts';
 
@@ -55,21 +61,9 @@ function streamBody(
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      const text = data.toString('utf8');
-      const split = text.indexOf('\r\n\r\n');
-      if (split < 0) return reject(new Error(`no answer after ${sent} bytes (closed=${closed})`));
-      const [status = '', ...lines] = text.slice(0, split).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const l of lines)
-        headers[l.slice(0, l.indexOf(':')).trim().toLowerCase()] = l.slice(l.indexOf(':') + 1).trim();
-      resolve({
-        status: Number(status.split(' ')[1]),
-        headers,
-        body: text.slice(split + 4),
-        closed,
-        elapsedMs: Date.now() - started,
-        sentWhenAnswered,
-      });
+      const answer = parseAnswer(data);
+      if (!answer) return reject(new Error(`no answer after ${sent} bytes (closed=${closed})`));
+      resolve({ ...answer, closed, elapsedMs: Date.now() - started, sentWhenAnswered });
     };
     const timer = setTimeout(() => finish(false), waitMs);
     const pump = () => {

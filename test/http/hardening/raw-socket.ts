@@ -12,6 +12,20 @@ export interface RawAnswer {
   elapsedMs: number;
 }
 
+/** The status line, headers and body of the first answer in `data`, or null before its headers end. */
+export function parseAnswer(data: Buffer): Pick<RawAnswer, 'status' | 'headers' | 'body'> | null {
+  const text = data.toString('utf8');
+  const split = text.indexOf('\r\n\r\n');
+  if (split < 0) return null;
+  const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const at = line.indexOf(':');
+    headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers, body: text.slice(split + 4) };
+}
+
 export interface RawOptions {
   /** Give up (and destroy the socket) after this long. (Default: 3000) */
   waitMs?: number;
@@ -38,22 +52,13 @@ export function rawRequest(port: number, bytes: string | Buffer, opts: RawOption
       clearInterval(drip);
       clearTimeout(timer);
       socket.destroy();
-      const text = data.toString('utf8');
-      const split = text.indexOf('\r\n\r\n');
-      if (split < 0) return reject(new Error(`no HTTP answer (closed=${closed}): ${JSON.stringify(text)}`));
-      const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const at = line.indexOf(':');
-        headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+      const answer = parseAnswer(data);
+      if (!answer) {
+        return reject(
+          new Error(`no HTTP answer (closed=${closed}): ${JSON.stringify(data.toString('utf8'))}`),
+        );
       }
-      resolve({
-        status: Number(statusLine.split(' ')[1]),
-        headers,
-        body: text.slice(split + 4),
-        closed,
-        elapsedMs: Date.now() - started,
-      });
+      resolve({ ...answer, closed, elapsedMs: Date.now() - started });
     };
     /** True once a whole answer (headers and content-length bytes of body) is in. */
     const complete = (): boolean => {
