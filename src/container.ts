@@ -3,6 +3,7 @@ import { PdfPool } from './adapters/pdf/pdf-pool.ts';
 import { renderCoa } from './adapters/pdf/render-coa.ts';
 import { MemoryRateLimiter, RedisRateLimiter } from './adapters/ratelimit/index.ts';
 import { catalogTermIndex } from './adapters/search/catalog-term-index.ts';
+import { GuardedSender, resolveHost } from './adapters/webhook-http/guarded-sender.ts';
 import type { Config } from './config/config.ts';
 import { Freshness } from './core/catalog/freshness.ts';
 import { CatalogReadModel } from './core/catalog/read-model.ts';
@@ -14,6 +15,8 @@ import { KeyAuthenticator } from './core/keys/authenticate.ts';
 import { Operator } from './core/operator/operator.ts';
 import type { RateLimiter } from './core/ratelimit/model.ts';
 import { CatalogSearch } from './core/search/search-catalog.ts';
+import { Webhooks } from './core/webhooks/manage-webhooks.ts';
+import type { WebhookSender } from './core/webhooks/model.ts';
 import type { AppServices } from './http/services.ts';
 import { type OpenedStore, openStore, parseDatabaseUrl } from './storage/open-store.ts';
 
@@ -31,6 +34,8 @@ export interface CoreContainer {
 /** The service's container: the core's, plus what serving requests needs (HTTP's AppServices). */
 export interface Container extends AppServices, CoreContainer {
   store: OpenedStore;
+  /** The guarded outbound HTTP client (webhook deliveries). */
+  sender: WebhookSender;
 }
 
 export interface ServeOptions {
@@ -86,6 +91,7 @@ export async function createContainer(
     maxQueued: 64,
     maxQueuedBytes: config.coa.maxInflightBytes,
   });
+  const sender = new GuardedSender({ allowPrivate: config.webhooks.allowPrivateUrls });
   try {
     const freshness = await Freshness.start(store.state);
     const limiter = await openLimiter(config, store, clock, opts.limiter ?? 'auto');
@@ -102,17 +108,45 @@ export async function createContainer(
       renderCoa,
       coa: coaVerifier(config, store, clock, pdfReader, () => freshness.refresh()),
       pdf: pdfReader,
+      webhooks: webhooks(config, store, clock, sender),
+      sender,
       async close() {
         await pdfReader.close();
+        await sender.close();
         await limiter.close();
         await store.close();
       },
     };
   } catch (err) {
+    await sender.close();
     await store.close();
     throw err;
   }
 }
+
+/** The account side of webhooks; the delivery worker (src/worker/) shares its sender and policy. */
+function webhooks(
+  config: Readonly<Config>,
+  store: OpenedStore,
+  clock: Clock,
+  sender: WebhookSender,
+): Webhooks {
+  return new Webhooks({
+    store: store.webhooks,
+    sender,
+    clock,
+    urls: { allowPrivate: config.webhooks.allowPrivateUrls, resolve: resolveHost },
+    policy: webhookPolicy(config),
+    maxEndpointsPerAccount: config.webhooks.maxEndpointsPerAccount,
+  });
+}
+
+/** The one retry and disable policy, from configuration. */
+export const webhookPolicy = (config: Readonly<Config>) => ({
+  retrySchedule: config.webhooks.retrySchedule,
+  timeoutMs: config.webhooks.timeoutMs,
+  disableAfterMs: config.webhooks.disableAfterMs,
+});
 
 function coaVerifier(
   config: Readonly<Config>,

@@ -66,6 +66,32 @@ export interface Config {
   requestTimeoutMs: number;
   /** CoA upload and reading (docs/operations in README; decision 0019). */
   coa: CoaConfig;
+  /** Webhook delivery (docs/webhooks.md; decision 0020). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /**
+   * Allow http and loopback/private targets (WEBHOOK_ALLOW_PRIVATE_URLS): local development and
+   * tests only; the service warns at start when it is on. (Default: false)
+   */
+  allowPrivateUrls: boolean;
+  /** Delay before each retry, ms (WEBHOOK_RETRY_SCHEDULE, e.g. `5s,5m,30m,2h`); jitter ±10 %. */
+  retrySchedule: number[];
+  /** One attempt's limit, connect to last byte (WEBHOOK_TIMEOUT_MS). (15 s) */
+  timeoutMs: number;
+  /** Failing without a success this long disables an endpoint (WEBHOOK_DISABLE_AFTER_HOURS). (5 days) */
+  disableAfterMs: number;
+  /** Attempts in flight per endpoint per worker (WEBHOOK_ENDPOINT_CONCURRENCY). (10) */
+  endpointConcurrency: number;
+  /** Attempts in flight per worker, all endpoints (WEBHOOK_CONCURRENCY). (200) */
+  concurrency: number;
+  /** How often the worker looks for new events and due retries (WEBHOOK_POLL_MS). (250 ms) */
+  pollMs: number;
+  /** Run the delivery worker inside `purerank serve` (WEBHOOK_WORKER). (true) */
+  workerInServe: boolean;
+  /** Endpoints one account may register (WEBHOOK_MAX_ENDPOINTS). (20) */
+  maxEndpointsPerAccount: number;
 }
 
 /** Room an upload's body has beyond its file: the form's other parts and the multipart framing. */
@@ -125,6 +151,17 @@ export const DEFAULTS: Config = {
     maxInflightBytes: 64 * 1024 * 1024,
     maxOpenSubmissions: 100,
   },
+  webhooks: {
+    allowPrivateUrls: false,
+    retrySchedule: [5, 300, 1_800, 7_200, 18_000, 36_000, 50_400, 72_000, 86_400].map((s) => s * 1000),
+    timeoutMs: 15_000,
+    disableAfterMs: 5 * DAY_MS,
+    endpointConcurrency: 10,
+    concurrency: 200,
+    pollMs: 250,
+    workerInServe: true,
+    maxEndpointsPerAccount: 20,
+  },
 };
 
 export class ConfigError extends Error {
@@ -149,6 +186,33 @@ const bool = (env: Env, name: string, fallback: boolean): boolean => {
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
 };
+
+const decimal = (env: Env, name: string, min: number, max: number): number => {
+  const raw = env[name] ?? '';
+  const n = /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+  if (!(n >= min && n <= max))
+    throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  return n;
+};
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: HOUR_MS, d: DAY_MS };
+
+/** `5s,5m,30m,2h` → milliseconds; one to 50 steps, each from 1 ms to 7 days. */
+function durations(name: string, raw: string): number[] {
+  const parts = raw.split(',').map((p) => p.trim());
+  const out = parts.map((p) => {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(p);
+    const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2]!]!) : Number.NaN;
+    if (!(ms >= 1 && ms <= 7 * DAY_MS)) {
+      throw new ConfigError(
+        `${name}: each step is a number and a unit (ms, s, m, h, d), 1 ms to 7 d; got "${p}"`,
+      );
+    }
+    return ms;
+  });
+  if (out.length > 50) throw new ConfigError(`${name} has at most 50 steps, got ${out.length}`);
+  return out;
+}
 
 function weights(env: Env): Record<Pillar, number> {
   const raw = env.SCORE_WEIGHTS;
@@ -213,6 +277,34 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxInflatedBytes: int(env, 'COA_MAX_INFLATED_MB', 128, 1, 4096) * 1024 * 1024,
       maxInflightBytes: int(env, 'COA_INFLIGHT_MB', 64, 1, 4096) * 1024 * 1024,
       maxOpenSubmissions: int(env, 'COA_MAX_OPEN_SUBMISSIONS', DEFAULTS.coa.maxOpenSubmissions, 1, 1_000_000),
+    },
+    webhooks: {
+      allowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', DEFAULTS.webhooks.allowPrivateUrls),
+      retrySchedule: env.WEBHOOK_RETRY_SCHEDULE
+        ? durations('WEBHOOK_RETRY_SCHEDULE', env.WEBHOOK_RETRY_SCHEDULE)
+        : DEFAULTS.webhooks.retrySchedule,
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', DEFAULTS.webhooks.timeoutMs, 100, 120_000),
+      disableAfterMs:
+        env.WEBHOOK_DISABLE_AFTER_HOURS !== undefined && env.WEBHOOK_DISABLE_AFTER_HOURS !== ''
+          ? decimal(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 0, 24 * 365) * HOUR_MS
+          : DEFAULTS.webhooks.disableAfterMs,
+      endpointConcurrency: int(
+        env,
+        'WEBHOOK_ENDPOINT_CONCURRENCY',
+        DEFAULTS.webhooks.endpointConcurrency,
+        1,
+        1000,
+      ),
+      concurrency: int(env, 'WEBHOOK_CONCURRENCY', DEFAULTS.webhooks.concurrency, 1, 10_000),
+      pollMs: int(env, 'WEBHOOK_POLL_MS', DEFAULTS.webhooks.pollMs, 10, 60_000),
+      workerInServe: bool(env, 'WEBHOOK_WORKER', DEFAULTS.webhooks.workerInServe),
+      maxEndpointsPerAccount: int(
+        env,
+        'WEBHOOK_MAX_ENDPOINTS',
+        DEFAULTS.webhooks.maxEndpointsPerAccount,
+        1,
+        1000,
+      ),
     },
     ...overrides,
   };

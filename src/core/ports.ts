@@ -10,6 +10,7 @@ import type { Peptide } from './peptides/model.ts';
 import type { StoredPrice } from './prices/model.ts';
 import type { RateLimitStateStore } from './ratelimit/model.ts';
 import type { Vendor, VendorDetail } from './vendors/model.ts';
+import type { WebhookStore } from './webhooks/ports.ts';
 
 /** Versions that tell every instance what it may still serve from memory. */
 export interface DataState {
@@ -194,5 +195,6 @@ export interface Store {
   rateLimits: RateLimitStateStore;
   operator: OperatorStore;
   coa: CoaStore;
+  webhooks: WebhookStore;
   close(): Promise<void>;
 }

@@ -17,6 +17,7 @@ import { KyselyOperatorStore } from './stores/operator-store.ts';
 import { KyselyOutboxStore } from './stores/outbox-store.ts';
 import { KyselyRateLimitStateStore } from './stores/rate-limit-store.ts';
 import { KyselyStateStore } from './stores/state-store.ts';
+import { KyselyWebhookStore } from './stores/webhook-store.ts';
 
 /** The migration that introduced scoring method v1 (issue [3]). */
 const METHOD_V1_MIGRATION = '0002-outbox-and-audit';
@@ -106,6 +107,7 @@ export async function openStore(
     outbox: new KyselyOutboxStore(db),
     operator: new KyselyOperatorStore(db),
     coa: new KyselyCoaStore(db),
+    webhooks: new KyselyWebhookStore(db),
     rateLimits: new KyselyRateLimitStateStore(db, caps, writeHits),
     migrate: async () => {
       const names = (await migrateToLatest(db, caps)).applied;

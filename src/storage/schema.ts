@@ -189,6 +189,56 @@ export interface OutboxTable {
   created_at: string;
 }
 
+/** A webhook endpoint of an account (migration 0005). */
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: number;
+  url: string;
+  /** JSON array of event types, or ["*"]. */
+  events: string;
+  description: string;
+  enabled: Flag;
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  failing_since: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event for one endpoint, with its delivery state (migration 0005). */
+export interface WebhookMessagesTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  /** Epoch ms: when due, or while claimed the lease's end; null once settled. */
+  next_attempt_at: number | null;
+  claim_token: string | null;
+  last_attempt_at: string | null;
+  created_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  message_id: string;
+  attempted_at: string;
+  http_status: number | null;
+  latency_ms: number;
+  error: string | null;
+  trigger: string;
+}
+
+export interface WebhookStateTable {
+  id: number;
+  outbox_seq: number;
+}
+
 export interface RateLimitHitsTable {
   key_id: string;
   scope: string;
@@ -213,4 +263,8 @@ export interface Database {
   rate_limit_hits: RateLimitHitsTable;
   outbox: OutboxTable;
   coa_verifications: CoaVerificationsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_state: WebhookStateTable;
 }

@@ -16,6 +16,7 @@ describe.each(DIALECTS)('storage contract: migrations (%s)', (dialect) => {
         '0002-outbox-and-audit',
         '0003-coa-verifications',
         '0004-registry-version',
+        '0005-webhooks',
       ]);
       await store.accounts.create({ name: 'survivor', plan: 'pro' });
       expect(await store.migrate()).toEqual([]);

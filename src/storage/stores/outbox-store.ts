@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import { newEventId } from '../../core/events/ids.ts';
 import type { EventQuery, NewEvent, StoredEvent } from '../../core/events/model.ts';
 import type { Database } from '../schema.ts';
 import { chunked } from './upsert.ts';
-
-export const newEventId = (): string => `evt_${randomBytes(16).toString('hex')}`;
 
 /** Appends events inside the caller's transaction: they commit or roll back with their change. */
 export async function appendEvents(trx: Transaction<Database>, events: readonly NewEvent[], nowIso: string) {

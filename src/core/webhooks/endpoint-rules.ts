@@ -1,0 +1,98 @@
+import ipaddr from 'ipaddr.js';
+import { invalidParameter } from '../errors.ts';
+import { EVENT_TYPES, type EventType } from '../events/model.ts';
+import { refusedAddress } from './address-policy.ts';
+import type { HostResolver, Subscription } from './model.ts';
+
+/**
+ * The rules an endpoint's fields obey, checked on create and on every PATCH (each rule once, here).
+ * A refusal is 400 `invalid_parameter` naming the field; nothing is written.
+ */
+export const MAX_URL_LENGTH = 2048;
+export const MAX_DESCRIPTION_LENGTH = 500;
+/** A rotation keeps the old secret signing at most this long (the issue: at most 7 days). */
+export const MAX_OVERLAP_SECONDS = 7 * 86_400;
+export const DEFAULT_OVERLAP_SECONDS = 86_400;
+
+export interface UrlPolicy {
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: http and private/loopback targets (development and tests only). */
+  allowPrivate: boolean;
+  resolve: HostResolver;
+}
+
+/** A target URL: absolute https (http too when private targets are allowed), no credentials, a public host. */
+export async function checkUrl(raw: string, policy: UrlPolicy): Promise<string> {
+  if (raw.length > MAX_URL_LENGTH)
+    throw invalidParameter('url', `must be at most ${MAX_URL_LENGTH} characters.`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidParameter('url', 'must be an absolute URL, e.g. https://example.com/webhooks.');
+  }
+  const schemes = policy.allowPrivate ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) throw invalidParameter('url', 'must use https.');
+  if (url.username || url.password) throw invalidParameter('url', 'must not carry a user name or password.');
+  if (url.hash) throw invalidParameter('url', 'must not have a #fragment.');
+  if (policy.allowPrivate) return url.href;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = ipaddr.isValid(host) ? [host] : await resolveOrRefuse(host, policy.resolve);
+  for (const a of addresses) {
+    const why = refusedAddress(a);
+    if (why) throw invalidParameter('url', `must point to a public address: ${host} resolves to ${why}.`);
+  }
+  return url.href;
+}
+
+async function resolveOrRefuse(host: string, resolve: HostResolver): Promise<string[]> {
+  let addresses: string[];
+  try {
+    addresses = await resolve(host);
+  } catch {
+    addresses = [];
+  }
+  if (addresses.length === 0) throw invalidParameter('url', `has a host that does not resolve: ${host}.`);
+  return addresses;
+}
+
+/** `["*"]`, or a non-empty list of known event types (duplicates dropped, order kept). */
+export function checkEvents(raw: readonly string[]): Subscription {
+  if (raw.length === 0) throw invalidParameter('events', 'must name at least one event type, or be ["*"].');
+  if (raw.includes('*')) {
+    if (raw.length > 1) throw invalidParameter('events', 'is ["*"] alone, or a list of event types.');
+    return ['*'];
+  }
+  const out: EventType[] = [];
+  for (const t of raw) {
+    if (!(EVENT_TYPES as readonly string[]).includes(t)) {
+      throw invalidParameter(
+        'events',
+        `has an unknown event type '${t}': one of ${EVENT_TYPES.join(', ')}, or "*".`,
+      );
+    }
+    if (!out.includes(t as EventType)) out.push(t as EventType);
+  }
+  return out;
+}
+
+export function checkDescription(raw: string): string {
+  if (raw.length > MAX_DESCRIPTION_LENGTH) {
+    throw invalidParameter('description', `must be at most ${MAX_DESCRIPTION_LENGTH} characters.`);
+  }
+  return raw;
+}
+
+export function checkOverlap(raw: number | undefined): number {
+  const s = raw ?? DEFAULT_OVERLAP_SECONDS;
+  if (!Number.isInteger(s) || s < 0 || s > MAX_OVERLAP_SECONDS) {
+    throw invalidParameter(
+      'overlap_seconds',
+      `must be a whole number of seconds from 0 to ${MAX_OVERLAP_SECONDS}.`,
+    );
+  }
+  return s;
+}
+
+/** Whether an endpoint subscribed to `events` receives an event of `type`. */
+export const subscribes = (events: Subscription, type: string): boolean =>
+  events[0] === '*' || (events as readonly string[]).includes(type);

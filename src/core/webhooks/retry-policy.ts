@@ -1,0 +1,53 @@
+import type { OutboundResponse } from './model.ts';
+
+/**
+ * What one attempt's answer means for the message and its endpoint. The only place that decides:
+ * 2xx is success; anything else, a timeout or a connection error is a failure; 410 disables the
+ * endpoint at once; `Retry-After` on 429 and 503 sets the next delay.
+ */
+export type AttemptVerdict =
+  | { kind: 'success' }
+  | { kind: 'failure'; disableEndpoint: boolean; retryAfterMs: number | null };
+
+/** Longest `Retry-After` honoured: a receiver cannot park a message beyond a day per step. */
+export const MAX_RETRY_AFTER_MS = 86_400_000;
+
+export function judge(r: OutboundResponse, nowMs: number): AttemptVerdict {
+  if (r.status !== null && r.status >= 200 && r.status <= 299) return { kind: 'success' };
+  const honoured = r.status === 429 || r.status === 503;
+  return {
+    kind: 'failure',
+    disableEndpoint: r.status === 410,
+    retryAfterMs: honoured && r.retryAfter !== null ? parseRetryAfter(r.retryAfter, nowMs) : null,
+  };
+}
+
+/** `Retry-After`: delta-seconds or an HTTP date; null when unreadable. Clamped to [0, a day]. */
+export function parseRetryAfter(value: string, nowMs: number): number | null {
+  const v = value.trim();
+  let ms: number;
+  if (/^\d{1,10}$/.test(v)) ms = Number(v) * 1000;
+  else {
+    const at = Date.parse(v);
+    if (Number.isNaN(at) || !/[a-z]/i.test(v)) return null;
+    ms = at - nowMs;
+  }
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}
+
+/**
+ * When to try again after the `attemptsMade`-th failed attempt: the schedule's step with ±10 %
+ * jitter (so a receiver that failed for everyone is not hit by everyone at once), or the
+ * receiver's `Retry-After` when it gave one (at least a second). null: retries are exhausted.
+ */
+export function retryDelay(
+  schedule: readonly number[],
+  attemptsMade: number,
+  retryAfterMs: number | null,
+  random: () => number = Math.random,
+): number | null {
+  const step = schedule[attemptsMade - 1];
+  if (step === undefined) return null;
+  if (retryAfterMs !== null) return Math.max(1000, retryAfterMs);
+  return Math.max(1, Math.round(step * (0.9 + 0.2 * random())));
+}
