@@ -29,11 +29,10 @@ import {
   runFreshness,
   summarize,
 } from './lib/freshness.ts';
-import { type KeyDemand, type KeySet, prepareKeys } from './lib/keys.ts';
+import { type KeyDemand, type KeySet, prepareKeys, primeKeys } from './lib/keys.ts';
 import {
   BenchError,
   canPin,
-  cpuTimeMs,
   installCleanup,
   type Memory,
   processName,
@@ -49,7 +48,7 @@ import { type RecomputeResult, recomputePostgres, recomputeSqlite } from './lib/
 import { MAX_RSS_MB, SCENARIOS, type Scenario, type Target, VARIANT_B_ENTERPRISE } from './lib/scenarios.ts';
 import { summaryText } from './lib/score-summary.ts';
 import { median } from './lib/stats.ts';
-import { runWrk, type WrkResult, wrkAvailable } from './lib/wrk.ts';
+import { checkRun, type Measured, runWrkMeasured, wrkAvailable } from './lib/wrk.ts';
 
 /** Scale dataset of issue [1], with the reviews of the scoring issue. */
 const SCALE: ScaleSize = { vendors: 10_000, batches: 1_000_000, reviews: 200_000 };
@@ -144,16 +143,6 @@ function parseOptions(argv: string[]): Options {
 
 const log = (line: string) => process.stdout.write(`• ${line}\n`);
 
-/** A wrk result plus what the server process spent on it. */
-interface Measured extends WrkResult {
-  /** CPU time (user + system, all threads) of the server process during the run. */
-  cpuMs: number;
-  /** Server CPU per request, µs: a cross-check of the req/s ratio that preemption disturbs less. */
-  cpuUsPerRequest: number;
-  /** Server CPU time ÷ wall time: below ~0.9 the server was not saturated (preempted or starved of load). */
-  busy: number;
-}
-
 interface Run {
   service: Measured;
   bare: Measured;
@@ -185,23 +174,6 @@ interface ScenarioResult {
   pass: boolean;
 }
 
-/**
- * Any service answer other than 2xx/304 (wrk counts status ≥ 400) or a timeout invalidates a run.
- * The freshness runs tolerate timeouts (wrk gives up on a request after 2 s): a list request that
- * waits that long behind a data change is part of what that scenario measures, and it reports them.
- */
-function checkRun(what: string, r: WrkResult, server: Spawned, tolerateTimeouts = false): void {
-  const e = r.errors;
-  if (e.status > 0 || (e.timeout > 0 && !tolerateTimeouts) || e.connect > 0) {
-    throw new BenchError(
-      `${what}: ${e.status} responses ≥ 400, ${e.timeout} timeouts, ${e.connect} connect errors in ` +
-        `${r.requests} requests — measuring errors is worthless. A 429 means the key budget was ` +
-        `miscounted (delete .bench/keys.txt); anything else, see .bench/*.log.\n${server.output().slice(-2000)}`,
-    );
-  }
-  if (e.read > 0 || e.write > 0) log(`warning: ${what}: ${e.read} read and ${e.write} write socket errors`);
-}
-
 function judge(target: Target, m: ScenarioResult['median']): boolean {
   let ok = true;
   if (target.minRatio !== undefined) ok &&= m.ratio >= target.minRatio;
@@ -227,28 +199,6 @@ function table(rows: string[][]): string {
       return i === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('  ')}` : line;
     })
     .join('\n');
-}
-
-/** One request per key, `parallel` at a time; every answer must be 200. */
-async function primeKeys(
-  service: Spawned,
-  set: KeySet,
-  path: string,
-  auth: { header: string; prefix: string },
-  parallel = 32,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < set.keys.length) {
-      const key = set.keys[next++]!.key;
-      const res = await fetch(`http://127.0.0.1:${service.port}${path}`, {
-        headers: { [auth.header]: auth.prefix + key },
-      });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new BenchError(`priming key ${key.slice(0, 13)}…: HTTP ${res.status}`);
-    }
-  };
-  await Promise.all(Array.from({ length: parallel }, worker));
 }
 
 /** What the service part of a run (wrk scenarios and freshness) produced. */
@@ -453,30 +403,25 @@ async function runService(ctx: {
       const server = target === 'service' ? service : bare!;
       const set = keySets.get(run.policy.scope)!;
       if (target === 'service') set.assertRoom(seconds * PLANNING_RPS + opts.connections, label);
-      const cpu0 = cpuTimeMs(server.pid);
-      const w = await runWrk({
-        connections: opts.connections,
-        keysFile: keysFileOf.get(run.policy.scope)!,
-        pathsFile: run.pathsFile,
-        auth: run.auth,
-        cpu: ctx.clientCpu,
-        url: `http://127.0.0.1:${server.port}${run.path}`,
-        seconds,
-      });
-      const cpuMs = cpuTimeMs(server.pid) - cpu0;
-      const r: Measured = {
-        ...w,
-        cpuMs,
-        cpuUsPerRequest: (cpuMs * 1000) / Math.max(1, w.requests),
-        busy: cpuMs / (w.durationUs / 1000),
-      };
+      const r = await runWrkMeasured(
+        {
+          connections: opts.connections,
+          keysFile: keysFileOf.get(run.policy.scope)!,
+          pathsFile: run.pathsFile,
+          auth: run.auth,
+          cpu: ctx.clientCpu,
+          url: `http://127.0.0.1:${server.port}${run.path}`,
+          seconds,
+        },
+        server.pid,
+      );
       if (target === 'service') {
         // Requests still in flight when wrk stops may have been counted too.
         set.spend(r.requests + opts.connections);
         if (r.rps > PLANNING_RPS) log(`warning: ${Math.round(r.rps)} req/s is above PLANNING_RPS; raise it`);
       }
       const freshnessRun = label.startsWith('freshness');
-      checkRun(`${label} (${target})`, r, server, freshnessRun);
+      checkRun(`${label} (${target})`, r, server, log, freshnessRun);
       if (freshnessRun && r.errors.timeout > 0) {
         log(`note: ${label}: ${r.errors.timeout} list requests took over 2 s (wrk timeouts)`);
       }

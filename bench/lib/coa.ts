@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import {
   sampleRss,
   startService,
   stopChild,
+  threadCpuMs,
 } from './procs.ts';
 import { VARIANT_A_ENTERPRISE, VARIANT_B_ENTERPRISE } from './scenarios.ts';
 import { median } from './stats.ts';
@@ -109,22 +110,6 @@ function summarize(r: ProbeReport): LatencySummary {
     maxOutstanding: r.maxOutstanding,
     timerLagP99Ms: r.timerLagP99Ms,
   };
-}
-
-/** CPU time per thread of a process so far, ms, and the thread's name, by thread id. */
-function threadCpuMs(pid: number): Map<number, { ms: number; name: string }> {
-  const out = new Map<number, { ms: number; name: string }>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(tid), { ms: ((Number(f[11]) + Number(f[12])) * 1000) / 100, name });
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return out;
 }
 
 /** The busiest thread names, as `name 12%`. */

@@ -3,7 +3,7 @@ import { createAccount } from '../../src/core/accounts/manage-accounts.ts';
 import { hashKey } from '../../src/core/keys/api-key.ts';
 import { createKey } from '../../src/core/keys/manage-keys.ts';
 import { openStore, parseDatabaseUrl } from '../../src/storage/open-store.ts';
-import { BenchError } from './procs.ts';
+import { BenchError, type Spawned } from './procs.ts';
 import type { KeyPolicy } from './scenarios.ts';
 
 /**
@@ -179,4 +179,26 @@ export async function prepareKeys(opts: {
   } finally {
     await store.close();
   }
+}
+
+/** One request per key, `parallel` at a time; every answer must be 200. */
+export async function primeKeys(
+  service: Spawned,
+  set: KeySet,
+  path: string,
+  auth: { header: string; prefix: string },
+  parallel = 32,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < set.keys.length) {
+      const key = set.keys[next++]!.key;
+      const res = await fetch(`http://127.0.0.1:${service.port}${path}`, {
+        headers: { [auth.header]: auth.prefix + key },
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new BenchError(`priming key ${key.slice(0, 13)}…: HTTP ${res.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
 }

@@ -97,15 +97,18 @@ export async function startService(opts: {
   logFile: string;
   nodeArgs: string[];
   timeoutMs?: number;
+  /** More environment for the service (a scenario's configuration, e.g. WEBHOOK_*). */
+  env?: NodeJS.ProcessEnv;
 }): Promise<Spawned> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    PURERANK_SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    ...opts.env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: opts.databaseUrl,
-    PURERANK_SEED_DEMO: 'false',
-    LOG_LEVEL: 'warn',
   };
   const { child, output } = launch(['node', ...opts.nodeArgs, 'bin/purerank.js', 'serve'], { ...opts, env });
   const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
@@ -220,6 +223,22 @@ export function cpuTimeMs(pid: number): number {
 
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS = 100;
+
+/** CPU time per thread of a process so far, ms, and the thread's name, by thread id. */
+export function threadCpuMs(pid: number): Map<number, { ms: number; name: string }> {
+  const out = new Map<number, { ms: number; name: string }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), { ms: ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS, name });
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
 
 /**
  * What `bin/purerank.js` will run: the compiled build when dist/.built is at least as new as every

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { BenchError } from './procs.ts';
+import { BenchError, cpuTimeMs } from './procs.ts';
 
 export const ROTATE_SCRIPT = fileURLToPath(new URL('../wrk/rotate.lua', import.meta.url));
 
@@ -92,4 +92,50 @@ export async function runWrk(run: WrkRun): Promise<WrkResult> {
     latencyUs: j.latency_us,
     rps: j.requests / (j.duration_us / 1e6),
   };
+}
+
+/** A wrk result plus what the server process spent on it. */
+export interface Measured extends WrkResult {
+  /** CPU time (user + system, all threads) of the server process during the run. */
+  cpuMs: number;
+  /** Server CPU per request, µs: a cross-check of the req/s ratio that preemption disturbs less. */
+  cpuUsPerRequest: number;
+  /** Server CPU time ÷ wall time: below ~0.9 the server was not saturated (preempted or starved of load). */
+  busy: number;
+}
+
+/** One wrk run against the server process `pid`, with the CPU time that process spent meanwhile. */
+export async function runWrkMeasured(run: WrkRun, pid: number): Promise<Measured> {
+  const cpu0 = cpuTimeMs(pid);
+  const w = await runWrk(run);
+  const cpuMs = cpuTimeMs(pid) - cpu0;
+  return {
+    ...w,
+    cpuMs,
+    cpuUsPerRequest: (cpuMs * 1000) / Math.max(1, w.requests),
+    busy: cpuMs / (w.durationUs / 1000),
+  };
+}
+
+/**
+ * Any service answer other than 2xx/304 (wrk counts status ≥ 400) or a timeout invalidates a run.
+ * The freshness runs tolerate timeouts (wrk gives up on a request after 2 s): a list request that
+ * waits that long behind a data change is part of what that scenario measures, and it reports them.
+ */
+export function checkRun(
+  what: string,
+  r: WrkResult,
+  server: { output(): string },
+  log: (line: string) => void,
+  tolerateTimeouts = false,
+): void {
+  const e = r.errors;
+  if (e.status > 0 || (e.timeout > 0 && !tolerateTimeouts) || e.connect > 0) {
+    throw new BenchError(
+      `${what}: ${e.status} responses ≥ 400, ${e.timeout} timeouts, ${e.connect} connect errors in ` +
+        `${r.requests} requests — measuring errors is worthless. A 429 means the key budget was ` +
+        `miscounted (delete .bench/keys.txt); anything else, see .bench/*.log.\n${server.output().slice(-2000)}`,
+    );
+  }
+  if (e.read > 0 || e.write > 0) log(`warning: ${what}: ${e.read} read and ${e.write} write socket errors`);
 }
