@@ -33,6 +33,7 @@ import { type KeyDemand, type KeySet, prepareKeys, primeKeys } from './lib/keys.
 import {
   BenchError,
   canPin,
+  captureAnswer,
   installCleanup,
   type Memory,
   processName,
@@ -325,25 +326,7 @@ async function runService(ctx: {
       let i = 0;
       for (const path of paths) {
         const key = set.keys[i++ % set.keys.length]!.key;
-        const res = await fetch(`http://127.0.0.1:${service.port}${path}`, {
-          headers: { [s.auth.header]: s.auth.prefix + key },
-        });
-        const body = Buffer.from(await res.arrayBuffer());
-        if (res.status !== 200)
-          throw new BenchError(`capture ${path}: HTTP ${res.status} ${body.toString().slice(0, 300)}`);
-        const limit = res.headers.get('x-ratelimit-limit');
-        if (limit !== null && Number(limit) !== s.policy.limit) {
-          throw new BenchError(
-            `the service enforces ${limit} requests per window, the bench plans for ${s.policy.limit}`,
-          );
-        }
-        // The ceiling answers with the same bytes: body and headers (values frozen at capture).
-        const headers: [string, string][] = [];
-        res.headers.forEach((value, name) => {
-          if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name))
-            headers.push([name, value]);
-        });
-        responses[path] = { body: body.toString('base64'), headers };
+        responses[path] = await captureAnswer(service.port, path, s.auth, key, s.policy.limit);
       }
       set.spend(paths.length);
       let pathsFile: string | null = null;

@@ -153,6 +153,44 @@ export async function startBare(opts: {
   throw new BenchError(`the bare server did not start:\n${output()}`);
 }
 
+/** One answer the bare server replays (an entry of bench/bare-server.ts's responses.json). */
+export interface CapturedAnswer {
+  /** base64 */
+  body: string;
+  headers: [string, string][];
+}
+
+/**
+ * The service's answer to `path` (must be 200, under the rate limit the bench plans for), kept for
+ * the bare server: the ceiling answers with the same bytes, body and headers (values frozen here).
+ */
+export async function captureAnswer(
+  port: number,
+  path: string,
+  auth: { header: string; prefix: string },
+  key: string,
+  plannedLimit: number,
+): Promise<CapturedAnswer> {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    headers: { [auth.header]: auth.prefix + key },
+  });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200)
+    throw new BenchError(`capture ${path}: HTTP ${res.status} ${body.toString().slice(0, 300)}`);
+  const limit = res.headers.get('x-ratelimit-limit');
+  if (limit !== null && Number(limit) !== plannedLimit) {
+    throw new BenchError(
+      `the service enforces ${limit} requests per window, the bench plans for ${plannedLimit}`,
+    );
+  }
+  const headers: [string, string][] = [];
+  res.headers.forEach((value, name) => {
+    if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name))
+      headers.push([name, value]);
+  });
+  return { body: body.toString('base64'), headers };
+}
+
 /** SIGTERM (the service then flushes its rate-limit state), SIGKILL after 20 s. */
 export async function stopChild(child: ChildProcess): Promise<void> {
   if (exited(child)) return;
