@@ -19,5 +19,7 @@ declare module 'fastify' {
     consumes?: string[];
     /** A multipart form the route reads itself (not validated by Fastify): documented only. */
     multipartBody?: unknown;
+    /** The route takes no body as well as `body` (documented as `requestBody.required: false`). */
+    bodyOptional?: boolean;
   }
 }

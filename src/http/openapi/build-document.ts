@@ -34,7 +34,7 @@ const RATE = {
   'X-RateLimit-Reset': ref('X-RateLimit-Reset'),
 };
 /** Statuses that come after the key was accepted, so they carry the rate-limit headers. */
-const RATED_STATUSES = new Set(['200', '400', '403', '404', '429']);
+const RATED_STATUSES = new Set(['200', '201', '204', '400', '403', '404', '409', '429']);
 
 interface RouteSchema {
   operationId?: string;
@@ -48,6 +48,8 @@ interface RouteSchema {
   /** A multipart form the route reads itself; documented as the request body. */
   multipartBody?: TSchema;
   consumes?: string[];
+  /** The route also takes no body (an optional body, e.g. rotate_secret's). */
+  bodyOptional?: boolean;
   response?: Record<number, TSchema>;
 }
 
@@ -102,7 +104,11 @@ export class OpenApiCollector {
       for (const [status, schema] of Object.entries(s.response ?? {})) {
         const description =
           (schema as { description?: string }).description ?? (status === '200' ? 'Success' : 'Error');
-        responses[status] = { description, content: { 'application/json': { schema: lift(schema) } } };
+        // A 204 has no body: documented without content.
+        responses[status] =
+          status === '204'
+            ? { description }
+            : { description, content: { 'application/json': { schema: lift(schema) } } };
       }
       const consumes = s.consumes ?? ['application/json'];
       const body = s.body ?? s.multipartBody;
@@ -132,7 +138,7 @@ export class OpenApiCollector {
       };
       if (body) {
         op.requestBody = {
-          required: true,
+          required: s.bodyOptional !== true,
           content: Object.fromEntries(consumes.map((c) => [c, { schema: lift(body) }])),
         };
       }

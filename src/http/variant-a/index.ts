@@ -8,10 +8,12 @@ import type { ScopeRules } from '../admission.ts';
 import { registerGuard } from '../guard.ts';
 import type { VariantContext, VariantRoutes } from '../variant-context.ts';
 import { coaRoutes } from './routes/coa.ts';
+import { eventRoutes } from './routes/events.ts';
 import { getVendorRoute } from './routes/get-vendor.ts';
 import { listVendorsRoute } from './routes/list-vendors.ts';
 import { peptideRoutes } from './routes/peptides.ts';
 import { searchRoute } from './routes/search.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 export const VARIANT_A_PREFIX = '/v1';
 
@@ -25,6 +27,8 @@ export function variantA(ctx: VariantContext, extra?: VariantRoutes) {
     peptideRoutes(app, services, cache);
     searchRoute(app, services, cache, services.search);
     await coaRoutes(app, services);
+    webhookRoutes(app, services);
+    eventRoutes(app, services);
     extra?.(app, ctx);
   };
 }
