@@ -2,7 +2,8 @@
  * `npm run bench`: throughput and latency of the service against a bare node:http ceiling serving
  * the same bytes, on the scale dataset, with wrk; how fast an evidence change shows in the ranking
  * (`freshness`); how long recomputing every vendor takes (`recompute`, SQLite and PostgreSQL); CoA
- * uploads per second and the list's latency while they run (`coa`).
+ * uploads per second and the list's latency while they run (`coa`); webhook deliveries per second
+ * from a backlog and the list's req/s while it drains (`webhooks`).
  * See bench/README.md.
  *
  *   npm run bench -- [--duration 10] [--rounds 3] [--connections 50] [--warmup 3]
@@ -49,12 +50,13 @@ import { type RecomputeResult, recomputePostgres, recomputeSqlite } from './lib/
 import { MAX_RSS_MB, SCENARIOS, type Scenario, type Target, VARIANT_B_ENTERPRISE } from './lib/scenarios.ts';
 import { summaryText } from './lib/score-summary.ts';
 import { median } from './lib/stats.ts';
+import { runWebhooks, type WebhooksResult, webhooksRows } from './lib/webhooks.ts';
 import { checkRun, type Measured, runWrkMeasured, wrkAvailable } from './lib/wrk.ts';
 
 /** Scale dataset of issue [1], with the reviews of the scoring issue. */
 const SCALE: ScaleSize = { vendors: 10_000, batches: 1_000_000, reviews: 200_000 };
 /** Scenarios that are not a wrk request mix (their own targets and report). */
-const OTHER_SCENARIOS = ['freshness', 'recompute', 'coa'] as const;
+const OTHER_SCENARIOS = ['freshness', 'recompute', 'coa', 'webhooks'] as const;
 /** The list the freshness scenario loads and watches: the `vendors` scenario's request. */
 const FRESHNESS_PATH = '/api/v1/vendors?limit=50';
 const BEARER = { header: 'Authorization', prefix: 'Bearer ' };
@@ -564,8 +566,9 @@ async function main(): Promise<number> {
   const freshness = wanted('freshness');
   const recompute = wanted('recompute');
   const coa = wanted('coa');
+  const webhooks = wanted('webhooks');
   const needService = scenarios.length > 0 || freshness;
-  if (needService && !wrkAvailable()) {
+  if ((needService || webhooks) && !wrkAvailable()) {
     process.stderr.write('bench needs wrk: apt-get install wrk\n');
     return 2;
   }
@@ -581,7 +584,7 @@ async function main(): Promise<number> {
 
   // (0) The service runs from the compiled build, as in production (decision 0002). The recompute
   // worker runs the store code from source (the work is in the database driver either way).
-  if (needService || coa) {
+  if (needService || coa || webhooks) {
     log('building dist/ (npm run build)');
     const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('npm run build failed');
@@ -607,6 +610,23 @@ async function main(): Promise<number> {
         rounds: opts.rounds,
         duration: opts.duration,
         warmup: opts.warmup,
+        nodeArgs: serviceNodeArgs(opts, out),
+      })
+    : null;
+
+  // (7c) Webhooks: a backlog drained by the service's worker, the list under wrk meanwhile.
+  const webhooksResult: WebhooksResult | null = webhooks
+    ? await runWebhooks({
+        cwd: ROOT,
+        out,
+        scaleDbPath: dbPath,
+        duration: opts.duration,
+        warmup: opts.warmup,
+        connections: opts.connections,
+        minKeys: opts.minKeys,
+        planningRps: PLANNING_RPS,
+        serverCpu,
+        clientCpu,
         nodeArgs: serviceNodeArgs(opts, out),
       })
     : null;
@@ -711,6 +731,7 @@ async function main(): Promise<number> {
     ]);
   }
   if (coaResult) other.push(...coaRows(coaResult));
+  if (webhooksResult) other.push(...webhooksRows(webhooksResult));
   for (const r of recomputes) {
     const s = (n: number) => `${(n / 1000).toFixed(2)} s`;
     if (r.skipped) {
@@ -748,7 +769,8 @@ async function main(): Promise<number> {
     (service?.memory?.pass ?? true) &&
     (fr?.pass ?? true) &&
     recomputes.every((r) => r.pass) &&
-    (coaResult ? Object.values(coaResult.pass).every(Boolean) : true);
+    (coaResult ? Object.values(coaResult.pass).every(Boolean) : true) &&
+    (webhooksResult ? Object.values(webhooksResult.pass).every(Boolean) : true);
   const report = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -773,6 +795,7 @@ async function main(): Promise<number> {
     freshness: fr,
     recompute: recomputes,
     coa: coaResult,
+    webhooks: webhooksResult,
     pass,
   };
   writeFileSync(join(out, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
