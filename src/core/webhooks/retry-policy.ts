@@ -26,9 +26,13 @@ export function judge(r: OutboundResponse, nowMs: number): AttemptVerdict {
 export function parseRetryAfter(value: string, nowMs: number): number | null {
   const v = value.trim();
   let ms: number;
-  if (/^\d{1,10}$/.test(v)) ms = Number(v) * 1000;
+  // Any run of digits is delta-seconds; a huge one is clamped like any other long wait, not
+  // ignored (Number('9'.repeat(400)) is Infinity, which the clamp turns into a day).
+  if (/^\d+$/.test(v)) ms = Number(v) * 1000;
   else {
-    const at = Date.parse(v);
+    // HTTP dates are GMT; asctime form (`Sun Nov  6 08:49:37 1994`) names no zone, and
+    // Date.parse would read it as the server's local time.
+    const at = Date.parse(/\b(GMT|UTC|UT|Z)$|[+-]\d{4}$/i.test(v) ? v : `${v} GMT`);
     if (Number.isNaN(at) || !/[a-z]/i.test(v)) return null;
     ms = at - nowMs;
   }
