@@ -87,10 +87,15 @@ export function expectError(res: LightMyRequestResponse, status: number, code: s
   return body.error.message as string;
 }
 
-/** Asserts a 400 `invalid_parameter` whose message names `field`. */
+/**
+ * Asserts a 400 `invalid_parameter` whose message names `field`: "Parameter 'events' …", or an
+ * element of it, "Parameter 'events.1' …".
+ */
 export function expectInvalid(res: LightMyRequestResponse, field: string): string {
   const message = expectError(res, 400, 'invalid_parameter');
-  expect(message).toContain(`'${field}'`);
+  expect(message).toMatch(
+    new RegExp(`^Parameter '${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\.\\d+)?' `),
+  );
   return message;
 }
 

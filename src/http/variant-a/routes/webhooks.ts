@@ -4,6 +4,7 @@ import { invalidParameter } from '../../../core/errors.ts';
 import { checkEvents } from '../../../core/webhooks/endpoint-rules.ts';
 import { strictJsonBody } from '../../admin/strict-body.ts';
 import { sendJson, toCachedBody } from '../../conditional.ts';
+import { unsupportedMediaType } from '../../errors.ts';
 import type { AppServices } from '../../services.ts';
 import { commonErrors } from '../../shared-schemas.ts';
 import {
@@ -71,6 +72,18 @@ const explainEmpty =
     if (Array.isArray(body.events) && body.events.length === 0) checkEvents([]);
   };
 
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
+/**
+ * A body must be JSON. Fastify also parses `text/plain` (into a string, which the schema would
+ * call "not an object"); here it is what it is, an unsupported media type (415, as documented).
+ */
+const jsonOnly: preValidationAsyncHookHandler = async (request, reply) => {
+  if (request.body !== undefined && !JSON_TYPE.test(request.headers['content-type'] ?? '')) {
+    return unsupportedMediaType(request, reply);
+  }
+};
+
 /** No answer that carries a secret may be kept by a cache on the way. */
 const NO_STORE = 'no-store';
 
@@ -106,7 +119,7 @@ export function webhookRoutes(app: FastifyInstance, s: AppServices): void {
           }),
         },
       },
-      preValidation: [strictJsonBody(), explainEmpty(false)],
+      preValidation: [jsonOnly, strictJsonBody(), explainEmpty(false)],
     },
     async (request, reply) => {
       const created = await webhooks.create(accountOf(request), request.body);
@@ -173,7 +186,7 @@ export function webhookRoutes(app: FastifyInstance, s: AppServices): void {
         body: UpdateWebhookBody,
         response: { 200: WebhookEndpointA, ...errors({ 404: NOT_FOUND_404 }) },
       },
-      preValidation: [strictJsonBody(), explainEmpty(true)],
+      preValidation: [jsonOnly, strictJsonBody(), explainEmpty(true)],
     },
     async (request) => {
       const e = await webhooks.update(accountOf(request), request.params.id, request.body);
@@ -222,7 +235,7 @@ export function webhookRoutes(app: FastifyInstance, s: AppServices): void {
         bodyOptional: true,
         response: { 200: WebhookSecretA, ...errors({ 404: NOT_FOUND_404 }) },
       },
-      preValidation: strictJsonBody({ emptyBody: 'object' }),
+      preValidation: [jsonOnly, strictJsonBody({ emptyBody: 'object' })],
     },
     async (request, reply) => {
       const rotated = await webhooks.rotateSecret(
@@ -327,7 +340,7 @@ export function webhookRoutes(app: FastifyInstance, s: AppServices): void {
         body: RecoverBody,
         response: { 200: WebhookRecoverResultA, ...errors({ 404: NOT_FOUND_404 }) },
       },
-      preValidation: strictJsonBody(),
+      preValidation: [jsonOnly, strictJsonBody()],
     },
     async (request) => webhooks.recover(accountOf(request), request.params.id, request.body.since),
   );
