@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { invalidParameter } from '../errors.ts';
 import { EVENT_TYPES, type EventType } from '../events/model.ts';
-import { refusedAddress } from './address-policy.ts';
+import { nonPublicClass, refusedAddress } from './address-policy.ts';
 import type { HostResolver, Subscription } from './model.ts';
 
 /**
@@ -33,13 +33,29 @@ export async function checkUrl(raw: string, policy: UrlPolicy): Promise<string> 
   const schemes = policy.allowPrivate ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol)) throw invalidParameter('url', 'must use https.');
   if (url.username || url.password) throw invalidParameter('url', 'must not carry a user name or password.');
-  if (url.hash) throw invalidParameter('url', 'must not have a #fragment.');
+  // `url.hash` is '' for a bare `#`, which the href still carries: any '#' in the href is a fragment.
+  if (url.href.includes('#')) throw invalidParameter('url', 'must not have a #fragment.');
+  // The stored form is the parser's (`https://0x7f.1/` is `https://127.0.0.1/`): what is judged
+  // here is what the sender will connect to. Punycode can lengthen a name, so measure it again.
+  if (url.href.length > MAX_URL_LENGTH)
+    throw invalidParameter('url', `must be at most ${MAX_URL_LENGTH} characters.`);
   if (policy.allowPrivate) return url.href;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = ipaddr.isValid(host) ? [host] : await resolveOrRefuse(host, policy.resolve);
-  for (const a of addresses) {
-    const why = refusedAddress(a);
-    if (why) throw invalidParameter('url', `must point to a public address: ${host} resolves to ${why}.`);
+  if (ipaddr.isValid(host)) {
+    const why = refusedAddress(host);
+    if (why) throw invalidParameter('url', `must point to a public address: ${why}.`);
+    return url.href;
+  }
+  // Every address the name has, not just the first: the sender refuses a name if any is non-public.
+  for (const a of await resolveOrRefuse(host, policy.resolve)) {
+    // The class, not the address: a name may lead to an internal one, and this answer must not
+    // become an oracle for what internal names resolve to.
+    const cls = nonPublicClass(a);
+    if (cls)
+      throw invalidParameter(
+        'url',
+        `must point to a public address: ${host} resolves to a non-public address (${cls}).`,
+      );
   }
   return url.href;
 }
