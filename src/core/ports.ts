@@ -10,6 +10,7 @@ import type { Peptide } from './peptides/model.ts';
 import type { StoredPrice } from './prices/model.ts';
 import type { RateLimitStateStore } from './ratelimit/model.ts';
 import type { Vendor, VendorDetail } from './vendors/model.ts';
+import type { DeliveryStore } from './webhooks/delivery-ports.ts';
 import type { WebhookStore } from './webhooks/ports.ts';
 
 /** Versions that tell every instance what it may still serve from memory. */
@@ -196,5 +197,7 @@ export interface Store {
   operator: OperatorStore;
   coa: CoaStore;
   webhooks: WebhookStore;
+  /** The delivery worker's fan-out, claims and outcomes (src/worker/). */
+  deliveries: DeliveryStore;
   close(): Promise<void>;
 }

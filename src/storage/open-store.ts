@@ -11,6 +11,7 @@ import { type HitWriter, sqliteHitWriter } from './sqlite/rate-limit-writer.ts';
 import { KyselyBatchStore } from './stores/batch-store.ts';
 import { KyselyCatalogStore } from './stores/catalog-store.ts';
 import { KyselyCoaStore } from './stores/coa-store.ts';
+import { KyselyDeliveryStore } from './stores/delivery-store.ts';
 import { KyselyImportStore } from './stores/import-store.ts';
 import { KyselyAccountStore, KyselyKeyStore } from './stores/key-store.ts';
 import { KyselyOperatorStore } from './stores/operator-store.ts';
@@ -108,6 +109,7 @@ export async function openStore(
     operator: new KyselyOperatorStore(db),
     coa: new KyselyCoaStore(db),
     webhooks: new KyselyWebhookStore(db),
+    deliveries: new KyselyDeliveryStore(db, caps),
     rateLimits: new KyselyRateLimitStateStore(db, caps, writeHits),
     migrate: async () => {
       const names = (await migrateToLatest(db, caps)).applied;

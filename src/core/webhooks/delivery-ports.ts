@@ -1,0 +1,91 @@
+import type { StoredEvent } from '../events/model.ts';
+import type { Subscription } from './model.ts';
+import type { AttemptRecord, SendableMessage } from './ports.ts';
+
+/**
+ * The delivery worker's storage (src/worker/, storage/stores/delivery-store.ts): the fan-out of the
+ * outbox into messages, the claims on due messages, the outcomes and the retention of the log.
+ * The management side (endpoints, the delivery log, redeliver) is WebhookStore (ports.ts).
+ */
+
+/** An enabled endpoint of the account that owns `vendorSlug`: a candidate for that vendor's events. */
+export interface FanOutTarget {
+  endpointId: string;
+  vendorSlug: string;
+  events: Subscription;
+}
+
+/** One message the fan-out creates: one event for one endpoint, due at once. */
+export interface NewMessage {
+  /** `dlv_` + 24 hex. */
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  /** The exact body every attempt sends. */
+  payload: string;
+  /** ISO 8601. */
+  createdAt: string;
+  nextAttemptAtMs: number;
+}
+
+/** Decides, for a page of events and the targets of their vendors, which messages to create. */
+export type FanOutPlanner = (
+  events: readonly StoredEvent[],
+  targets: readonly FanOutTarget[],
+) => NewMessage[];
+
+export interface FanOutResult {
+  /** Events read past the cursor (and passed). */
+  events: number;
+  /** Messages created (one already there for the same endpoint and event is not counted). */
+  messages: number;
+  /** Endpoints that received a message: they have work due now. */
+  endpointIds: string[];
+}
+
+/** An endpoint with messages due, and since when the oldest of them has waited (epoch ms). */
+export interface DueEndpoint {
+  endpointId: string;
+  oldestDueMs: number;
+}
+
+/** A claimed message, ready to send: the lease's token and the endpoint's health as stored. */
+export interface ClaimedMessage extends SendableMessage {
+  claimToken: string;
+  /** The endpoint's failure streak (ISO 8601) when claimed; null while it succeeds. */
+  failingSince: string | null;
+}
+
+export interface DeliveryStore {
+  /** Whether the outbox holds events past the fan-out cursor: a cheap read that takes no lock. */
+  outboxAhead(): Promise<boolean>;
+  /**
+   * Reads up to `batchSize` events past the cursor, creates the messages `plan` decides and moves
+   * the cursor past them, in one transaction that first locks the cursor: two workers never fan
+   * out the same event twice. Returns what it did; `events < batchSize` means it caught up.
+   */
+  fanOut(plan: FanOutPlanner, batchSize: number): Promise<FanOutResult>;
+  /**
+   * Enabled endpoints with pending messages due at `nowMs`, the longest-waiting first, at most
+   * `limit`, leaving out `exclude` (endpoints this worker has no room for).
+   */
+  dueEndpoints(nowMs: number, exclude: readonly string[], limit: number): Promise<DueEndpoint[]>;
+  /**
+   * Claims, per endpoint, at most its number of due pending messages (oldest due first) of enabled
+   * endpoints: each gets a fresh token and `next_attempt_at = leaseUntilMs`, so a claim whose
+   * worker died lapses by itself. Never returns a message another claim holds.
+   */
+  claim(slots: ReadonlyMap<string, number>, nowMs: number, leaseUntilMs: number): Promise<ClaimedMessage[]>;
+  /**
+   * Writes the outcomes of several attempts in one transaction (each as WebhookStore.record
+   * would). An outcome whose message is gone (deleted with its endpoint) is skipped; returns how
+   * many were.
+   */
+  recordAll(records: readonly AttemptRecord[]): Promise<number>;
+  /**
+   * Deletes up to `limit` settled messages (succeeded or failed), with their attempts, created and
+   * last attempted before `beforeIso`. Returns how many; fewer than `limit` means none is left.
+   */
+  purgeSettled(beforeIso: string, limit: number): Promise<number>;
+}

@@ -1,0 +1,51 @@
+import { isoTime } from '../clock.ts';
+import { webhookPayload } from '../events/envelope.ts';
+import type { StoredEvent } from '../events/model.ts';
+import type { FanOutPlanner, FanOutTarget, NewMessage } from './delivery-ports.ts';
+import { subscribes } from './endpoint-rules.ts';
+import { newDeliveryId } from './secrets.ts';
+
+/**
+ * Who receives an event: every enabled endpoint of the account that owns the event's vendor
+ * (the store finds those) that subscribes to the event's type (decided here). One message per
+ * endpoint, due at once, whose body is the envelope `{id, type, created, data}` serialised once:
+ * every attempt, retry and redeliver sends these exact bytes, so the signature a receiver checks is
+ * over the same body each time.
+ */
+export function planFanOut(
+  events: readonly StoredEvent[],
+  targets: readonly FanOutTarget[],
+  nowMs: number,
+): NewMessage[] {
+  const byVendor = new Map<string, FanOutTarget[]>();
+  for (const t of targets) {
+    const list = byVendor.get(t.vendorSlug);
+    if (list) list.push(t);
+    else byVendor.set(t.vendorSlug, [t]);
+  }
+  const createdAt = isoTime(nowMs);
+  const out: NewMessage[] = [];
+  for (const e of events) {
+    const receivers = (byVendor.get(e.vendorSlug) ?? []).filter((t) => subscribes(t.events, e.type));
+    if (receivers.length === 0) continue;
+    const payload = JSON.stringify(webhookPayload(e));
+    for (const t of receivers) {
+      out.push({
+        id: newDeliveryId(),
+        endpointId: t.endpointId,
+        eventId: e.id,
+        eventType: e.type,
+        payload,
+        createdAt,
+        nextAttemptAtMs: nowMs,
+      });
+    }
+  }
+  return out;
+}
+
+/** The planner a worker hands the store, with its clock's time. */
+export const fanOutPlanner =
+  (nowMs: () => number): FanOutPlanner =>
+  (events, targets) =>
+    planFanOut(events, targets, nowMs());

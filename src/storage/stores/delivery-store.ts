@@ -1,0 +1,326 @@
+import { randomBytes } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import type { StoredEvent } from '../../core/events/model.ts';
+import type {
+  ClaimedMessage,
+  DeliveryStore,
+  DueEndpoint,
+  FanOutPlanner,
+  FanOutResult,
+  FanOutTarget,
+} from '../../core/webhooks/delivery-ports.ts';
+import type { MessageStatus, Subscription } from '../../core/webhooks/model.ts';
+import type { AttemptRecord } from '../../core/webhooks/ports.ts';
+import type { DialectCapabilities } from '../dialect.ts';
+import type { Database } from '../schema.ts';
+import { chunked } from './upsert.ts';
+import { recordAttempt, secretsFromRow } from './webhook-store.ts';
+
+/** Endpoints per claim statement (SQLite allows 500 terms in one compound SELECT). */
+const ENDPOINTS_PER_CLAIM = 200;
+/** Vendors looked up per query in a fan-out (bind parameters). */
+const VENDORS_PER_QUERY = 1000;
+const MESSAGE_COLUMNS = 11;
+
+/**
+ * The delivery worker's side of webhooks on both backends (the port: core/webhooks/delivery-ports.ts).
+ * The claim is the one place the dialects differ in SQL: PostgreSQL row-locks what it claims and
+ * skips rows another worker is claiming (`FOR UPDATE SKIP LOCKED`); SQLite has one writer at a time,
+ * so a single `UPDATE … RETURNING` is atomic by itself.
+ */
+export class KyselyDeliveryStore implements DeliveryStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly caps: DialectCapabilities,
+  ) {}
+
+  async outboxAhead(): Promise<boolean> {
+    const r = await sql<{ top: number | string | null; cursor: number | string | null }>`
+      select (select max(seq) from outbox) as top,
+             (select outbox_seq from webhook_state where id = 1) as cursor`.execute(this.db);
+    const row = r.rows[0];
+    return row?.top != null && Number(row.top) > Number(row.cursor ?? 0);
+  }
+
+  /**
+   * Outbox `seq` order is commit order because every transaction that writes events begins with
+   * lockForWrite (state-store.ts): writers are serialised, so no event can commit later with a
+   * smaller `seq` than one the cursor has already passed. (Without that lock a PostgreSQL sequence
+   * hands out numbers at insert time, and a cursor could skip a late-committing event for good.)
+   */
+  async fanOut(plan: FanOutPlanner, batchSize: number): Promise<FanOutResult> {
+    return this.db.transaction().execute(async (trx) => {
+      // An UPDATE first: SQLite takes the write lock now rather than upgrading a read later (which
+      // fails when another connection wrote in between), and PostgreSQL locks the cursor's row until
+      // commit. A second worker waits here, then reads the cursor this one moved: no event is fanned
+      // out twice. The unique (endpoint_id, event_id) below is the second guard.
+      await trx
+        .updateTable('webhook_state')
+        .set((eb) => ({ outbox_seq: eb.ref('outbox_seq') }))
+        .where('id', '=', 1)
+        .execute();
+      const state = await trx
+        .selectFrom('webhook_state')
+        .select('outbox_seq')
+        .where('id', '=', 1)
+        .executeTakeFirstOrThrow();
+      const rows = await trx
+        .selectFrom('outbox')
+        .selectAll()
+        .where('seq', '>', Number(state.outbox_seq))
+        .orderBy('seq')
+        .limit(batchSize)
+        .execute();
+      if (rows.length === 0) return { events: 0, messages: 0, endpointIds: [] };
+      // Rows are written only by appendEvents from the core's typed events (outbox-store.ts).
+      const events = rows.map(
+        (r) =>
+          ({
+            seq: Number(r.seq),
+            id: r.id,
+            type: r.type,
+            vendorSlug: r.vendor_slug,
+            data: JSON.parse(r.data),
+            createdAt: r.created_at,
+          }) as StoredEvent,
+      );
+      const targets: FanOutTarget[] = [];
+      for (const slugs of chunked([...new Set(events.map((e) => e.vendorSlug))], VENDORS_PER_QUERY)) {
+        const found = await trx
+          .selectFrom('webhook_endpoints as e')
+          .innerJoin('vendors as v', 'v.owner_account_id', 'e.account_id')
+          .select(['e.id', 'e.events', 'v.slug'])
+          .where('e.enabled', '=', 1)
+          .where('v.slug', 'in', slugs)
+          .execute();
+        for (const t of found) {
+          // Written only from checkEvents' output (webhook-store.ts).
+          targets.push({
+            endpointId: t.id,
+            vendorSlug: t.slug,
+            events: JSON.parse(t.events) as Subscription,
+          });
+        }
+      }
+      const messages = plan(events, targets);
+      let created = 0;
+      const rowsPerInsert = Math.floor(this.caps.maxParameters / MESSAGE_COLUMNS);
+      for (const part of chunked(messages, Math.min(rowsPerInsert, 1000))) {
+        const r = await trx
+          .insertInto('webhook_messages')
+          .values(
+            part.map((m) => ({
+              id: m.id,
+              endpoint_id: m.endpointId,
+              event_id: m.eventId,
+              event_type: m.eventType,
+              payload: m.payload,
+              status: 'pending',
+              attempts: 0,
+              next_attempt_at: m.nextAttemptAtMs,
+              claim_token: null,
+              last_attempt_at: null,
+              created_at: m.createdAt,
+            })),
+          )
+          .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
+          .executeTakeFirst();
+        created += Number(r.numInsertedOrUpdatedRows ?? 0);
+      }
+      await trx
+        .updateTable('webhook_state')
+        .set({ outbox_seq: events[events.length - 1]!.seq })
+        .where('id', '=', 1)
+        .execute();
+      return {
+        events: events.length,
+        messages: created,
+        endpointIds: [...new Set(messages.map((m) => m.endpointId))],
+      };
+    });
+  }
+
+  async dueEndpoints(nowMs: number, exclude: readonly string[], limit: number): Promise<DueEndpoint[]> {
+    // Per enabled endpoint, its oldest due message: one seek in the (endpoint_id, status,
+    // next_attempt_at) index each, however long a backlog is. Endpoints are few next to messages.
+    const perEndpoint = this.db
+      .selectFrom('webhook_endpoints as e')
+      .select((eb) => [
+        'e.id',
+        eb
+          .selectFrom('webhook_messages as m')
+          .select('m.next_attempt_at')
+          .whereRef('m.endpoint_id', '=', 'e.id')
+          .where('m.status', '=', 'pending')
+          .where('m.next_attempt_at', '<=', nowMs)
+          .orderBy('m.next_attempt_at')
+          .limit(1)
+          .as('due'),
+      ])
+      .where('e.enabled', '=', 1)
+      .$if(exclude.length > 0, (b) => b.where('e.id', 'not in', exclude))
+      .as('d');
+    const rows = await this.db
+      .selectFrom(perEndpoint)
+      .select(['d.id', 'd.due'])
+      .where('d.due', 'is not', null)
+      .orderBy('d.due')
+      .orderBy('d.id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ endpointId: r.id, oldestDueMs: Number(r.due) }));
+  }
+
+  async claim(
+    slots: ReadonlyMap<string, number>,
+    nowMs: number,
+    leaseUntilMs: number,
+  ): Promise<ClaimedMessage[]> {
+    const wanted = [...slots].filter(([, n]) => n > 0);
+    if (wanted.length === 0) return [];
+    const token = `clm_${randomBytes(12).toString('hex')}`;
+    const claimed: ClaimRow[] = [];
+    for (const part of chunked(wanted, ENDPOINTS_PER_CLAIM)) {
+      const query =
+        this.caps.name === 'postgres'
+          ? claimPostgres(part, nowMs, leaseUntilMs, token)
+          : claimSqlite(part, nowMs, leaseUntilMs, token);
+      claimed.push(...(await query.execute(this.db)).rows);
+    }
+    if (claimed.length === 0) return [];
+    const endpoints = await this.db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'url', 'secret', 'previous_secret', 'previous_secret_until', 'failing_since'])
+      .where('id', 'in', [...new Set(claimed.map((c) => c.endpoint_id))])
+      .execute();
+    const byId = new Map(endpoints.map((e) => [e.id, e]));
+    const out: ClaimedMessage[] = [];
+    for (const c of claimed) {
+      // Deleted in the meantime (its messages with it): nothing to send.
+      const e = byId.get(c.endpoint_id);
+      if (!e) continue;
+      out.push({
+        id: c.id,
+        endpointId: c.endpoint_id,
+        eventId: c.event_id,
+        eventType: c.event_type,
+        payload: c.payload,
+        status: c.status as MessageStatus,
+        attempts: Number(c.attempts),
+        url: e.url,
+        secrets: secretsFromRow(e),
+        claimToken: token,
+        failingSince: e.failing_since,
+      });
+    }
+    return out;
+  }
+
+  async recordAll(records: readonly AttemptRecord[]): Promise<number> {
+    if (records.length === 0) return 0;
+    // One transaction for the batch: one commit (one fsync on SQLite, one round of WAL on
+    // PostgreSQL) for hundreds of outcomes instead of one each.
+    return this.db.transaction().execute(async (trx) => {
+      // A message deleted while its attempt was under way (its endpoint was deleted, and the log
+      // with it) has nothing left to record; its attempt row would break the foreign key.
+      const present = new Set<string>();
+      for (const ids of chunked([...new Set(records.map((r) => r.messageId))], 1000)) {
+        const found = await trx.selectFrom('webhook_messages').select('id').where('id', 'in', ids).execute();
+        for (const f of found) present.add(f.id);
+      }
+      let gone = 0;
+      for (const r of records) {
+        if (present.has(r.messageId)) await recordAttempt(trx, r);
+        else gone += 1;
+      }
+      return gone;
+    });
+  }
+
+  async purgeSettled(beforeIso: string, limit: number): Promise<number> {
+    const candidates = await this.db
+      .selectFrom('webhook_messages')
+      .select('id')
+      .where('status', 'in', SETTLED)
+      .where('created_at', '<', beforeIso)
+      .where((eb) => eb.or([eb('last_attempt_at', 'is', null), eb('last_attempt_at', '<', beforeIso)]))
+      .limit(limit)
+      .execute();
+    if (candidates.length === 0) return 0;
+    return this.db.transaction().execute(async (trx) => {
+      // The messages first, re-checked (a `recover` may have made one pending meanwhile), then the
+      // attempts of those deleted. ON DELETE CASCADE already removes them; the second statement
+      // makes that hold on a connection that does not enforce foreign keys too.
+      const gone = await trx
+        .deleteFrom('webhook_messages')
+        .where(
+          'id',
+          'in',
+          candidates.map((c) => c.id),
+        )
+        .where('status', 'in', SETTLED)
+        .returning('id')
+        .execute();
+      const ids = gone.map((g) => g.id);
+      if (ids.length > 0) await trx.deleteFrom('webhook_attempts').where('message_id', 'in', ids).execute();
+      return ids.length;
+    });
+  }
+}
+
+const SETTLED: MessageStatus[] = ['succeeded', 'failed'];
+
+interface ClaimRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  status: string;
+  attempts: number;
+}
+
+const RETURNED = sql`id, endpoint_id, event_id, event_type, payload, status, attempts`;
+
+/**
+ * PostgreSQL: per endpoint (a LATERAL subquery each, since FOR UPDATE is not allowed with UNION),
+ * its oldest due messages up to its slots, row-locked and skipping rows another worker's claim has
+ * locked; a row another claim committed meanwhile is re-checked against the new lease and dropped.
+ */
+function claimPostgres(part: [string, number][], nowMs: number, leaseUntilMs: number, token: string) {
+  const ids = part.map(([id]) => id);
+  const limits = part.map(([, n]) => n);
+  return sql<ClaimRow>`
+    update webhook_messages set claim_token = ${token}, next_attempt_at = ${leaseUntilMs}
+    where id in (
+      select x.id from unnest(${ids}::text[], ${limits}::int[]) as q(endpoint_id, n)
+      cross join lateral (
+        select w.id from webhook_messages w
+        where w.endpoint_id = q.endpoint_id and w.status = 'pending' and w.next_attempt_at <= ${nowMs}
+        order by w.next_attempt_at
+        limit q.n
+        for update skip locked
+      ) x
+    )
+    and endpoint_id in (select id from webhook_endpoints where enabled = 1)
+    returning ${RETURNED}`;
+}
+
+/**
+ * SQLite: one UPDATE … RETURNING over the union of each endpoint's oldest due messages. The
+ * statement runs under the database's single write lock, so what it selects and what it updates
+ * are the same rows and no other process claims them in between.
+ */
+function claimSqlite(part: [string, number][], nowMs: number, leaseUntilMs: number, token: string) {
+  const perEndpoint = part.map(
+    ([id, n]) =>
+      sql`select id from (select id from webhook_messages
+        where endpoint_id = ${id} and status = 'pending' and next_attempt_at <= ${nowMs}
+        order by next_attempt_at limit ${n})`,
+  );
+  return sql<ClaimRow>`
+    update webhook_messages set claim_token = ${token}, next_attempt_at = ${leaseUntilMs}
+    where id in (${sql.join(perEndpoint, sql` union all `)})
+    and endpoint_id in (select id from webhook_endpoints where enabled = 1)
+    returning ${RETURNED}`;
+}
