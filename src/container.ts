@@ -19,6 +19,7 @@ import { Webhooks } from './core/webhooks/manage-webhooks.ts';
 import type { WebhookSender } from './core/webhooks/model.ts';
 import type { AppServices } from './http/services.ts';
 import { type OpenedStore, openStore, parseDatabaseUrl } from './storage/open-store.ts';
+import { DeliveryWorker, leaseFor, type WorkerLog } from './worker/delivery-worker.ts';
 
 /** What every entry point gets: the configuration, the clock, the store and the operator's use cases. */
 export interface CoreContainer {
@@ -91,7 +92,7 @@ export async function createContainer(
     maxQueued: 64,
     maxQueuedBytes: config.coa.maxInflightBytes,
   });
-  const sender = new GuardedSender({ allowPrivate: config.webhooks.allowPrivateUrls });
+  const sender = createWebhookSender(config);
   try {
     const freshness = await Freshness.start(store.state);
     const limiter = await openLimiter(config, store, clock, opts.limiter ?? 'auto');
@@ -139,6 +140,41 @@ function webhooks(
     policy: webhookPolicy(config),
     maxEndpointsPerAccount: config.webhooks.maxEndpointsPerAccount,
   });
+}
+
+/** The guarded outbound client; `purerank worker`, which serves nothing, builds its own with this. */
+export function createWebhookSender(config: Readonly<Config>): WebhookSender {
+  return new GuardedSender({
+    allowPrivate: config.webhooks.allowPrivateUrls,
+    // Every attempt in flight may target one host: keep their connections for the next ones.
+    maxFreeSockets: Math.max(16, config.webhooks.concurrency),
+  });
+}
+
+/** Logged at the start of `serve` and `purerank worker` when private targets are allowed. */
+export const PRIVATE_URLS_WARNING =
+  'WEBHOOK_ALLOW_PRIVATE_URLS is on: webhooks may target http and private addresses (development and tests only)';
+
+/**
+ * The webhook delivery worker (src/worker/) over a store, with the sender and the one retry policy:
+ * inside `serve` (the service's sender) and alone as `purerank worker`.
+ */
+export function createDeliveryWorker(
+  config: Readonly<Config>,
+  store: OpenedStore,
+  clock: Clock,
+  sender: WebhookSender,
+  log: WorkerLog,
+): DeliveryWorker {
+  return new DeliveryWorker(
+    { store: store.deliveries, sender, clock, policy: webhookPolicy(config), log },
+    {
+      pollMs: config.webhooks.pollMs,
+      concurrency: config.webhooks.concurrency,
+      endpointConcurrency: config.webhooks.endpointConcurrency,
+      leaseMs: leaseFor(config.webhooks.timeoutMs),
+    },
+  );
 }
 
 /** The one retry and disable policy, from configuration. */

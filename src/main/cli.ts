@@ -15,6 +15,7 @@ import { scoresCommand } from '../cli/scores.ts';
 import { seedCommand } from '../cli/seed.ts';
 import { serveCommand } from '../cli/serve.ts';
 import { vendorsCommand } from '../cli/vendors.ts';
+import { workerCommand } from '../cli/worker.ts';
 
 const program = new Command('purerank')
   .description(
@@ -23,6 +24,7 @@ const program = new Command('purerank')
   .exitOverride();
 
 serveCommand(program);
+workerCommand(program);
 migrateCommand(program);
 importCommand(program);
 seedCommand(program);

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.ts';
-import { type Container, createContainer } from '../container.ts';
+import { type Container, createContainer, createDeliveryWorker, PRIVATE_URLS_WARNING } from '../container.ts';
 import { buildApp } from '../http/app.ts';
+import type { DeliveryWorker } from '../worker/delivery-worker.ts';
 import { prepareDemo } from './demo-key.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
 import { pinTickObjectShape } from './tick-shape.ts';
@@ -9,11 +10,16 @@ import { pinTickObjectShape } from './tick-shape.ts';
 export interface RunningServer {
   app: FastifyInstance;
   container: Container;
+  /** The webhook delivery worker running in this process; null when WEBHOOK_WORKER=false. */
+  worker: DeliveryWorker | null;
   /** Where it listens, e.g. `http://127.0.0.1:3000`. */
   base: string;
   /** What a newcomer is told at start-up. */
   banner: string[];
-  /** Stops accepting, lets in-flight requests finish, flushes rate-limit state, closes the store. */
+  /**
+   * Stops accepting, lets in-flight requests and webhook attempts finish (those past the worker's
+   * grace are abandoned: their claims lapse), flushes rate-limit state, closes the store.
+   */
   stop(): Promise<void>;
 }
 
@@ -41,6 +47,12 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
     await container.close();
     throw err;
   }
+  if (config.webhooks.allowPrivateUrls) app.log.warn(PRIVATE_URLS_WARNING);
+  // After listen: a process that failed to start never claimed a message.
+  const worker = config.webhooks.workerInServe
+    ? createDeliveryWorker(config, container.store, container.clock, container.sender, app.log)
+    : null;
+  worker?.start();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
@@ -51,6 +63,11 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
       ? `Operator API: on, at ${base}/admin/v1 (admin token from PURERANK_ADMIN_TOKEN)`
       : 'Operator API: off (set PURERANK_ADMIN_TOKEN, at least 32 characters, to switch it on)',
   ];
+  banner.push(
+    worker
+      ? 'Webhook delivery: on, in this process (WEBHOOK_WORKER=false leaves it to `purerank worker`)'
+      : 'Webhook delivery: off in this process (WEBHOOK_WORKER=false); run `purerank worker` to deliver',
+  );
   if (demo.seeded) banner.push('Loaded the demo dataset into the empty database.');
   if (demo.key) {
     banner.push(`Demo API key (enterprise plan): ${demo.key}`);
@@ -60,12 +77,12 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   let stopping: Promise<void> | null = null;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
-      await app.close();
+      await Promise.all([app.close(), worker?.stop()]);
       await container.close();
     })();
     return stopping;
   };
-  return { app, container, base, banner, stop };
+  return { app, container, worker, base, banner, stop };
 }
 
 /** Stops the server on SIGINT or SIGTERM, within a grace period, then exits. */
