@@ -8,7 +8,9 @@ import {
   DEFAULT_MAX_HEADER_BYTES,
   GuardedSender,
   type GuardedSenderOptions,
+  resolveHost,
 } from '../../src/adapters/webhook-http/guarded-sender.ts';
+import { checkUrl } from '../../src/core/webhooks/endpoint-rules.ts';
 import type { OutboundResponse } from '../../src/core/webhooks/model.ts';
 import { newSecret } from '../../src/core/webhooks/secrets.ts';
 import { deliveryHeaders } from '../../src/core/webhooks/signing.ts';
@@ -517,5 +519,26 @@ describe('checkConnectedPeer', () => {
     s.destroy();
     await new Promise((r) => s.once('close', r));
     expect(checkConnectedPeer(s, false)).toBe('refused: connected to a non-public address (unknown peer)');
+  });
+});
+
+describe('resolveHost (registration\u2019s resolver)', () => {
+  it('gives every address of a name', async () => {
+    expect(await resolveHost('localhost')).toContain('127.0.0.1');
+  });
+
+  it('gives up on a resolver that never answers, and registration calls the name unresolvable', async () => {
+    const hung = (() => {}) as unknown as typeof import('node:dns').lookup;
+    const started = Date.now();
+    await expect(resolveHost('slow.example', { timeoutMs: 50, lookup: hung })).rejects.toThrow(
+      'slow.example did not resolve within 50 ms',
+    );
+    expect(Date.now() - started).toBeLessThan(500);
+    await expect(
+      checkUrl('https://slow.example/', {
+        allowPrivate: false,
+        resolve: (h) => resolveHost(h, { timeoutMs: 50, lookup: hung }),
+      }),
+    ).rejects.toThrow("Parameter 'url' has a host that does not resolve: slow.example.");
   });
 });

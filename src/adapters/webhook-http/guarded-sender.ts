@@ -311,10 +311,24 @@ function describe(err: Error, timeoutMs: number, maxHeaderBytes: number): string
   }
 }
 
-/** All addresses of a host name (registration's SSRF check). */
-export const resolveHost = (host: string): Promise<string[]> =>
-  new Promise((resolve, reject) =>
-    dnsLookup(host, { all: true }, (err, addresses) =>
-      err ? reject(err) : resolve(addresses.map((a) => a.address)),
-    ),
-  );
+/** How long registration waits for DNS before calling the name unresolvable. */
+export const RESOLVE_TIMEOUT_MS = 5_000;
+
+/**
+ * All addresses of a host name (registration's SSRF check). A resolver that does not answer in
+ * `timeoutMs` is a name that does not resolve: a create or PATCH must not hang on someone's DNS.
+ * `lookup` is replaceable for tests only.
+ */
+export const resolveHost = (
+  host: string,
+  opts: { timeoutMs?: number; lookup?: typeof dnsLookup } = {},
+): Promise<string[]> =>
+  new Promise((resolve, reject) => {
+    const ms = opts.timeoutMs ?? RESOLVE_TIMEOUT_MS;
+    const timer = setTimeout(() => reject(new Error(`${host} did not resolve within ${ms} ms`)), ms);
+    (opts.lookup ?? dnsLookup)(host, { all: true }, (err, addresses) => {
+      clearTimeout(timer);
+      if (err) reject(err);
+      else resolve(addresses.map((a) => a.address));
+    });
+  });
