@@ -242,7 +242,11 @@ export const WebhookEndpointCreatedA = T.Object(
         'rotation’s): store it now.',
     }),
   },
-  { $id: 'WebhookEndpointCreatedA', title: 'WebhookEndpointCreatedA' },
+  {
+    $id: 'WebhookEndpointCreatedA',
+    title: 'WebhookEndpointCreatedA',
+    description: 'Created: the endpoint, with its signing secret (shown in this answer only).',
+  },
 );
 
 export const WebhookEndpointListA = T.Object(

@@ -70,9 +70,12 @@ describe.each(DIALECTS)('Variant A OpenAPI document (%s)', (dialect) => {
     await expectValidOpenApi31(doc);
   });
 
-  it('lists the five read paths (GET) and the two CoA paths, under a bearer scheme, served under /v1', () => {
+  it('lists the five read paths (GET), the two CoA paths and the webhook paths, under a bearer scheme, served under /v1', () => {
+    // The webhook operations are checked one by one in test/http/webhooks/openapi.test.ts.
+    const webhooks = Object.keys(doc.paths).filter((p) => p.startsWith('/webhooks') || p === '/events');
+    expect(webhooks.length).toBe(8);
     expect(Object.keys(doc.paths).sort()).toEqual(
-      [...Object.keys(PATHS), '/coa/verify', '/coa/verifications/{id}'].sort(),
+      [...Object.keys(PATHS), '/coa/verify', '/coa/verifications/{id}', ...webhooks].sort(),
     );
     for (const p of Object.keys(PATHS)) expect(Object.keys(doc.paths[p])).toEqual(['get']);
     expect(Object.keys(doc.paths['/coa/verify'])).toEqual(['post']);

@@ -113,7 +113,7 @@ export function webhookRoutes(app: FastifyInstance, s: AppServices): void {
         tags: TAGS,
         body: CreateWebhookBody,
         response: {
-          201: { ...WebhookEndpointCreatedA, description: 'The endpoint, with its secret (shown once).' },
+          201: WebhookEndpointCreatedA,
           ...errors({
             409: 'The account has WEBHOOK_MAX_ENDPOINTS (default 20) endpoints already (`conflict`).',
           }),
