@@ -279,6 +279,16 @@ export function threadCpuMs(pid: number): Map<number, { ms: number; name: string
 }
 
 /**
+ * How long one thread (by default the main thread) has run on a CPU and waited in the run queue for
+ * one, ms (/proc/PID/task/TID/schedstat). The wait is what other processes cost it: a thread that is
+ * neither running nor waiting is idle (it has nothing to do, or waits for I/O).
+ */
+export function schedMs(pid: number, tid = pid): { runMs: number; waitMs: number } {
+  const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ');
+  return { runMs: Number(run) / 1e6, waitMs: Number(wait) / 1e6 };
+}
+
+/**
  * What `bin/purerank.js` will run: the compiled build when dist/.built is at least as new as every
  * file under src/ (and PURERANK_FROM_SOURCE is not 1), otherwise the TypeScript source through tsx,
  * which costs a loader thread and ~45 MB more resident memory. Mirrors the check in bin/purerank.js.

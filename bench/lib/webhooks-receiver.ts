@@ -57,9 +57,9 @@ export interface ReceiverStats {
   baseMs: number;
   bucketMs: number;
   timeline: number[];
-  /** TCP connections the sender opened, and the most requests in progress at once. */
+  /** TCP connections the sender opened in all, and the most open at once (its concurrency, with keep-alive). */
   connections: number;
-  maxInFlight: number;
+  maxOpenConnections: number;
   /** CPU time of this process since the order came, ms. */
   cpuMs: number;
 }
@@ -98,8 +98,8 @@ const s = {
   baseMs: Date.now(),
   timeline: [] as number[],
   connections: 0,
-  inFlight: 0,
-  maxInFlight: 0,
+  open: 0,
+  maxOpen: 0,
   cpu0: process.cpuUsage(),
 };
 const sampledPaths = new Set<number>();
@@ -153,12 +153,9 @@ function arrived(path: string, id: string, body: Buffer | null, headers: Incomin
 
 const server = createServer((req, res) => {
   s.requests++;
-  s.inFlight++;
-  s.maxInFlight = Math.max(s.maxInFlight, s.inFlight);
   const id = req.headers['webhook-id'];
   const path = req.url ?? '';
   const answer = (status: number) => {
-    s.inFlight--;
     res.writeHead(status, { 'content-length': 0 });
     res.end();
   };
@@ -189,7 +186,12 @@ const server = createServer((req, res) => {
     answer(204);
   });
 });
-server.on('connection', () => s.connections++);
+server.on('connection', (socket) => {
+  s.connections++;
+  s.open++;
+  s.maxOpen = Math.max(s.maxOpen, s.open);
+  socket.once('close', () => s.open--);
+});
 // Keep connections as long as the service keeps its own (Fastify's default, 72 s): a sender that
 // reuses connections is never made to open new ones by this side.
 server.keepAliveTimeout = 72_000;
@@ -220,7 +222,7 @@ function stats(): ReceiverStats {
     bucketMs: BUCKET_MS,
     timeline: s.timeline,
     connections: s.connections,
-    maxInFlight: s.maxInFlight,
+    maxOpenConnections: s.maxOpen,
     cpuMs: (cpu.user + cpu.system) / 1000,
   };
 }

@@ -13,6 +13,7 @@ import {
   readMemory,
   type Spawned,
   sampleRss,
+  schedMs,
   startBare,
   startService,
   stopChild,
@@ -149,9 +150,9 @@ export interface WebhooksResult {
     verified: number;
     verifyFailed: number;
     verifyFailure: string | null;
-    /** Connections the worker opened to the receiver, and the most requests in progress at once. */
+    /** Connections the worker opened to the receiver in all, and the most open at once. */
     connections: number;
-    maxInFlight: number;
+    maxOpenConnections: number;
   };
   /** How the worker left its tables (webhook_messages by status, attempts, fan-out cursor). */
   stored: Awaited<ReturnType<typeof deliveryState>> & { lastSeq: number };
@@ -164,20 +165,40 @@ export interface WebhooksResult {
     /** duringDrain req/s ÷ bare req/s (the target), and idle ÷ bare (the service's own ratio). */
     ratio: number;
     idleRatio: number;
+    /**
+     * Bare CPU µs per request ÷ the service's, during the drain and after it: less disturbed by other
+     * load than req/s. During the drain the service's CPU includes the deliveries: what they cost the list.
+     */
+    cpuRatio: number;
+    idleCpuRatio: number;
     /** Whether the drain was still running when wrk's measured window ended (else the ratio is not "during"). */
     drainRunningAtEnd: boolean;
     /** Pairs still undelivered when the window ended. */
     leftAtEnd: number;
     /** Main thread and other threads of the service during the window, share of the window. */
     mainThreadBusy: number;
+    /** Share of the window the main thread waited for a CPU (other processes on its core). */
+    mainThreadWaiting: number;
     otherThreadsByName: Record<string, number>;
   };
   service: {
-    /** Service CPU (all threads) per delivery over the drain, ms. */
-    cpuMsPerDelivery: number;
-    /** Service main thread and other threads over the whole drain (wrk's window included), share of wall time. */
-    mainThreadBusy: number;
-    otherThreadsByName: Record<string, number>;
+    /**
+     * The drain alone: from the end of wrk's window to the drain's end, when the bench sends the
+     * service nothing. Deliveries and their rate, service CPU (all threads) per delivery, and how
+     * busy its main thread and the others were (share of that stretch's wall time): a main thread
+     * well under 100% means the worker waits (its poll, its concurrency limits, the receiver), not
+     * the CPU. Null when the drain ended before wrk's window did.
+     */
+    alone: {
+      seconds: number;
+      deliveries: number;
+      perSecond: number;
+      cpuMsPerDelivery: number;
+      mainThreadBusy: number;
+      /** Share of the stretch the main thread waited for a CPU: other processes, not the worker. */
+      mainThreadWaiting: number;
+      otherThreadsByName: Record<string, number>;
+    } | null;
     peakRssMb: number;
     hwmMb: number;
   };
@@ -356,8 +377,6 @@ export async function runWebhooks(opts: {
     const readyAt = Date.now();
     const svc = service;
     const rss = sampleRss(svc.pid);
-    const cpu0 = cpuTimeMs(svc.pid);
-    const threads0 = threadCpuMs(svc.pid);
     log(
       `webhooks: service pid ${svc.pid} on :${svc.port} (${opts.serverCpu === null ? 'unpinned' : `CPU ${opts.serverCpu}`}), ` +
         `answering ${((readyAt - spawnedAt) / 1000).toFixed(1)} s after start; the backlog drains`,
@@ -394,15 +413,19 @@ export async function runWebhooks(opts: {
     if (opts.warmup > 0) await loadService(opts.warmup, 'webhooks list warm-up');
     const wrkStart = Date.now();
     const threadsW0 = threadCpuMs(svc.pid);
+    const schedW0 = schedMs(svc.pid);
     const during = await loadService(opts.duration, 'webhooks list during the drain');
     const threadsW1 = threadCpuMs(svc.pid);
+    const cpuW1 = cpuTimeMs(svc.pid);
+    const schedW1 = schedMs(svc.pid);
     const wrkEnd = Date.now();
     const atWrkEnd = await rx.stats();
     const leftAtEnd = atWrkEnd.expected - atWrkEnd.distinct;
     const inWindow = threadShares(svc.pid, threadsW0, threadsW1, wrkEnd - wrkStart);
     log(
       `webhooks: list during the drain ${Math.round(during.rps)} req/s (p99 ${(during.latencyUs.p99 / 1000).toFixed(2)} ms, ` +
-        `service busy ${(during.busy * 100).toFixed(0)}%, main thread ${(inWindow.main * 100).toFixed(0)}%); ` +
+        `service busy ${(during.busy * 100).toFixed(0)}%, main thread ${(inWindow.main * 100).toFixed(0)}%, waiting for a CPU ` +
+        `${(((schedW1.waitMs - schedW0.waitMs) / (wrkEnd - wrkStart)) * 100).toFixed(0)}%); ` +
         `${atWrkEnd.distinct}/${atWrkEnd.expected} delivered at its end`,
     );
     if (leftAtEnd === 0) {
@@ -450,14 +473,21 @@ export async function runWebhooks(opts: {
     const completed = s.distinct === s.expected;
     // The receiver timed the last expected pair's arrival itself (the poll is 250 ms coarse).
     const endAt = s.completeAtMs ?? Date.now();
-    const drainCpuMs = cpuTimeMs(svc.pid) - cpu0;
+    // Read as soon as the poll saw the end (the worker idles after it): the drain-alone stretch.
+    const cpuEnd = cpuTimeMs(svc.pid);
     const threadsEnd = threadCpuMs(svc.pid);
+    const schedEnd = schedMs(svc.pid);
+    const seenEndAt = Date.now();
     const peakRssMb = rss.stop();
     const hwmMb = readMemory(svc.pid).hwmMb;
 
     // (6) The same service once drained, then the bare server with the captured bytes.
     await sleep(SETTLE_MS);
     const idle = await loadService(opts.duration, 'webhooks list after the drain');
+    log(
+      `webhooks: list after the drain ${Math.round(idle.rps)} req/s (p99 ${(idle.latencyUs.p99 / 1000).toFixed(2)} ms, ` +
+        `service busy ${(idle.busy * 100).toFixed(0)}%)`,
+    );
     await sleep(PAUSE_MS);
     const responsesFile = join(opts.out, 'webhooks-responses.json');
     writeFileSync(responsesFile, JSON.stringify({ [LIST_PATH]: captured }));
@@ -500,8 +530,21 @@ export async function runWebhooks(opts: {
       0.001,
       seconds - Math.max(0, (Math.min(wrkEnd, endAt) - wrkStart) / 1000),
     );
-    // From the service's start (its CPU counters were read then) to the drain's end.
-    const drainThreads = threadShares(svc.pid, threads0, threadsEnd, endAt - readyAt);
+    const aloneMs = endAt - wrkEnd;
+    const aloneDeliveries = final.distinct - atWrkEnd.distinct;
+    const aloneThreads = threadShares(svc.pid, threadsW1, threadsEnd, seenEndAt - wrkEnd);
+    const alone =
+      leftAtEnd > 0 && aloneMs > 0
+        ? {
+            seconds: aloneMs / 1000,
+            deliveries: aloneDeliveries,
+            perSecond: aloneDeliveries / (aloneMs / 1000),
+            cpuMsPerDelivery: (cpuEnd - cpuW1) / Math.max(1, aloneDeliveries),
+            mainThreadBusy: aloneThreads.main,
+            mainThreadWaiting: (schedEnd.waitMs - schedW1.waitMs) / (seenEndAt - wrkEnd),
+            otherThreadsByName: aloneThreads.others,
+          }
+        : null;
     const result: WebhooksResult = {
       events,
       endpoints: endpoints.length,
@@ -533,7 +576,7 @@ export async function runWebhooks(opts: {
         verifyFailed: final.verifyFailed,
         verifyFailure: final.verifyFailure,
         connections: final.connections,
-        maxInFlight: final.maxInFlight,
+        maxOpenConnections: final.maxOpenConnections,
       },
       stored: { ...stored, lastSeq: backlog.lastSeq },
       list: {
@@ -543,15 +586,16 @@ export async function runWebhooks(opts: {
         bare: bareRun,
         ratio: during.rps / bareRun.rps,
         idleRatio: idle.rps / bareRun.rps,
+        cpuRatio: bareRun.cpuUsPerRequest / during.cpuUsPerRequest,
+        idleCpuRatio: bareRun.cpuUsPerRequest / idle.cpuUsPerRequest,
         drainRunningAtEnd: leftAtEnd > 0,
         leftAtEnd,
         mainThreadBusy: inWindow.main,
+        mainThreadWaiting: (schedW1.waitMs - schedW0.waitMs) / (wrkEnd - wrkStart),
         otherThreadsByName: inWindow.others,
       },
       service: {
-        cpuMsPerDelivery: drainCpuMs / Math.max(1, final.distinct),
-        mainThreadBusy: drainThreads.main,
-        otherThreadsByName: drainThreads.others,
+        alone,
         peakRssMb,
         hwmMb,
       },
@@ -573,14 +617,21 @@ export async function runWebhooks(opts: {
         `(${Math.round(result.drain.perSecond)}/s; steady ${Math.round(result.drain.steadyPerSecond)}/s; ` +
         `${Math.round(result.drain.duringWrkPerSecond)}/s during wrk, ${Math.round(result.drain.outsideWrkPerSecond)}/s ` +
         `outside), ${final.duplicates} duplicates, ${final.unexpected} unexpected, signatures ${final.verified} ok / ` +
-        `${final.verifyFailed} bad; ${final.connections} connections, ${final.maxInFlight} in flight at most; service ` +
-        `${result.service.cpuMsPerDelivery.toFixed(3)} ms CPU/delivery (main thread ${(drainThreads.main * 100).toFixed(0)}%, ` +
-        `${topThreads(drainThreads.others)}), receiver ${result.receiver.cpuMsPerDelivery.toFixed(3)} ms; ` +
+        `${final.verifyFailed} bad; ${final.connections} connections opened, ${final.maxOpenConnections} open at most; ` +
+        (alone
+          ? `after wrk: ${Math.round(alone.perSecond)}/s, service ${alone.cpuMsPerDelivery.toFixed(3)} ms CPU/delivery, ` +
+            `main thread ${(alone.mainThreadBusy * 100).toFixed(0)}% busy and ${(alone.mainThreadWaiting * 100).toFixed(0)}% ` +
+            `waiting for a CPU (${topThreads(alone.otherThreadsByName)}); `
+          : '') +
+        `receiver ${result.receiver.cpuMsPerDelivery.toFixed(3)} ms CPU/delivery; ` +
         `messages ${JSON.stringify(stored.messages)}, ${stored.attempts} attempts; RSS peak ${peakRssMb.toFixed(0)} MB`,
     );
     log(
       `webhooks: list ${Math.round(during.rps)} req/s during the drain, ${Math.round(idle.rps)} after, bare ` +
-        `${Math.round(bareRun.rps)}: ×${result.list.ratio.toFixed(3)} during, ×${result.list.idleRatio.toFixed(3)} after`,
+        `${Math.round(bareRun.rps)} (busy ${(bareRun.busy * 100).toFixed(0)}%): ×${result.list.ratio.toFixed(3)} during, ` +
+        `×${result.list.idleRatio.toFixed(3)} after; CPU/req service ${during.cpuUsPerRequest.toFixed(1)} µs during, ` +
+        `${idle.cpuUsPerRequest.toFixed(1)} after, bare ${bareRun.cpuUsPerRequest.toFixed(1)} (CPU ratio ` +
+        `${result.list.cpuRatio.toFixed(3)} during, ${result.list.idleCpuRatio.toFixed(3)} after)`,
     );
     return result;
   } finally {
@@ -605,7 +656,11 @@ export function webhooksRows(w: WebhooksResult): string[][] {
       `steady ${f0(d.steadyPerSecond)}/s; ${f0(d.duringWrkPerSecond)}/s during wrk, ${f0(d.outsideWrkPerSecond)}/s outside`,
       `${f0(w.delivery.distinct)} of ${f0(w.events)} events to ${w.endpoints} endpoints in ${d.seconds.toFixed(1)} s` +
         `${d.completed ? '' : ' (STALLED)'}; first after ${(d.firstDeliveryLagMs / 1000).toFixed(1)} s; ` +
-        `${w.service.cpuMsPerDelivery.toFixed(3)} ms service CPU each`,
+        (w.service.alone
+          ? `drain alone ${f0(w.service.alone.perSecond)}/s at ${w.service.alone.cpuMsPerDelivery.toFixed(2)} ms service ` +
+            `CPU each, main thread ${(w.service.alone.mainThreadBusy * 100).toFixed(0)}% busy, ` +
+            `${(w.service.alone.mainThreadWaiting * 100).toFixed(0)}% waiting for a CPU`
+          : 'no drain after wrk'),
       `≥${f0(w.targets.perSecond)}/s`,
       verdict(w.pass.rate),
     ],
@@ -621,7 +676,8 @@ export function webhooksRows(w: WebhooksResult): string[][] {
     [
       'webhooks list during drain',
       `${l.ratio.toFixed(3)} × bare`,
-      `${f0(l.duringDrain.rps)} vs ${f0(l.bare.rps)} req/s; after drain ×${l.idleRatio.toFixed(3)}`,
+      `${f0(l.duringDrain.rps)} vs ${f0(l.bare.rps)} req/s; after drain ×${l.idleRatio.toFixed(3)}; CPU ratio ` +
+        `${l.cpuRatio.toFixed(3)} during, ${l.idleCpuRatio.toFixed(3)} after`,
       `${l.path}, p99 ${(l.duringDrain.latencyUs.p99 / 1000).toFixed(2)} ms; ` +
         (l.drainRunningAtEnd
           ? `${f0(l.leftAtEnd)} undelivered at wrk's end`
