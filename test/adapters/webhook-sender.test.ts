@@ -436,6 +436,32 @@ describe('GuardedSender with private targets allowed (development and tests)', (
     });
     expect(rx.requests).toBe(1);
   });
+  it('reports a TLS receiver that resets the connection mid-answer, without an unhandled error', async () => {
+    /** A TLS receiver that answers `answer` (if any), then resets the TCP connection. */
+    const resetting = (answer: string | null) => {
+      const server = tls.createServer({ key: TLS_KEY, cert: TLS_CERT }, (t) => {
+        t.on('error', () => {});
+        t.once('data', () => {
+          if (answer) t.write(answer);
+          setTimeout(() => raw.get(t.remotePort)?.resetAndDestroy(), 20);
+        });
+      });
+      // The TCP sockets under the TLS ones, by client port: an RST is sent on the TCP socket.
+      const raw = new Map<number | undefined, net.Socket>();
+      server.on('connection', (r: net.Socket) => raw.set(r.remotePort, r));
+      return listen(server, counter());
+    };
+    const s = sender({ allowPrivate: true, extraCaForTests: TLS_CERT });
+    const late = await resetting('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\npartial');
+    // The status line came before the reset: that is the answer.
+    expect(await s.send(request(`https://127.0.0.1:${late.port}/`))).toMatchObject({
+      status: 200,
+      error: null,
+    });
+    const early = await resetting(null);
+    const r = await s.send(request(`https://127.0.0.1:${early.port}/`));
+    expect(r).toMatchObject({ status: null, error: 'connection reset by the receiver' });
+  });
 });
 
 describe('GuardedSender with private targets refused (the default)', () => {

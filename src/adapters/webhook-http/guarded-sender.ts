@@ -228,7 +228,11 @@ export class GuardedSender implements WebhookSender {
         if (status !== null) finish({ status, error: null, retryAfter });
         request.destroy(new TimeoutError(req.timeoutMs));
       }, req.timeoutMs);
-      request.on('error', (err) => failed(describe(err, req.timeoutMs, this.maxHeaderBytes)));
+      request.on('error', (err) => {
+        // After the status line, a reset or abort mid-body does not change the answer.
+        if (status !== null) finish({ status, error: null, retryAfter });
+        else failed(describe(err, req.timeoutMs, this.maxHeaderBytes));
+      });
       request.on('response', (res) => {
         status = res.statusCode ?? null;
         retryAfter = header(res.headers['retry-after']);
