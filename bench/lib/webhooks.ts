@@ -57,16 +57,22 @@ const log = (line: string) => process.stdout.write(`• ${line}\n`);
 
 /** The receiver child (bench/lib/webhooks-receiver.ts), on the client's CPU when pinned. */
 class Receiver {
-  private readonly waiting: ((s: ReceiverStats) => void)[] = [];
-  private readonly readyWaiters: (() => void)[] = [];
+  private readonly waiting: { resolve: (s: ReceiverStats) => void; reject: (e: Error) => void }[] = [];
+  private readonly readyWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
 
   private constructor(
     private readonly child: ChildProcess,
     readonly port: number,
   ) {
     child.on('message', (m: ReceiverStats | { kind: 'ready' | 'listening' }) => {
-      if (m.kind === 'stats') this.waiting.shift()?.(m);
-      else if (m.kind === 'ready') this.readyWaiters.shift()?.();
+      if (m.kind === 'stats') this.waiting.shift()?.resolve(m);
+      else if (m.kind === 'ready') this.readyWaiters.shift()?.resolve();
+    });
+    // A receiver that dies mid-run fails whoever waits on it rather than leaving the bench hanging.
+    child.once('exit', (code, signal) => {
+      const err = new BenchError(`webhooks: the receiver exited (${code ?? signal})`);
+      for (const w of this.waiting.splice(0)) w.reject(err);
+      for (const w of this.readyWaiters.splice(0)) w.reject(err);
     });
   }
 
@@ -92,16 +98,17 @@ class Receiver {
   }
 
   expect(order: ExpectOrder): Promise<void> {
-    return new Promise((resolve) => {
-      this.readyWaiters.push(resolve);
+    if (exited(this.child)) return Promise.reject(new BenchError('webhooks: the receiver exited'));
+    return new Promise((resolve, reject) => {
+      this.readyWaiters.push({ resolve, reject });
       this.child.send(order);
     });
   }
 
   stats(): Promise<ReceiverStats> {
     if (exited(this.child)) return Promise.reject(new BenchError('webhooks: the receiver exited'));
-    return new Promise((resolve) => {
-      this.waiting.push(resolve);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
       this.child.send({ kind: 'stats' });
     });
   }
@@ -175,6 +182,13 @@ export interface WebhooksResult {
     drainRunningAtEnd: boolean;
     /** Pairs still undelivered when the window ended. */
     leftAtEnd: number;
+    /**
+     * What the deliveries made during the window cost, estimated at the drain-alone CPU per delivery:
+     * as a share of the window (of one core) and of the service's CPU in it. The list gets the rest:
+     * the why of a ratio below the service's own. Null without a drain-alone stretch.
+     */
+    deliveryCpuShareOfWindow: number | null;
+    deliveryCpuShareOfService: number | null;
     /** Main thread and other threads of the service during the window, share of the window. */
     mainThreadBusy: number;
     /** Share of the window the main thread waited for a CPU (other processes on its core). */
@@ -592,6 +606,8 @@ export async function runWebhooks(opts: {
         leftAtEnd,
         mainThreadBusy: inWindow.main,
         mainThreadWaiting: (schedW1.waitMs - schedW0.waitMs) / (wrkEnd - wrkStart),
+        deliveryCpuShareOfWindow: alone ? (inWrk * alone.cpuMsPerDelivery) / (wrkEnd - wrkStart) : null,
+        deliveryCpuShareOfService: alone ? (inWrk * alone.cpuMsPerDelivery) / during.cpuMs : null,
         otherThreadsByName: inWindow.others,
       },
       service: {
@@ -631,7 +647,11 @@ export async function runWebhooks(opts: {
         `${Math.round(bareRun.rps)} (busy ${(bareRun.busy * 100).toFixed(0)}%): ×${result.list.ratio.toFixed(3)} during, ` +
         `×${result.list.idleRatio.toFixed(3)} after; CPU/req service ${during.cpuUsPerRequest.toFixed(1)} µs during, ` +
         `${idle.cpuUsPerRequest.toFixed(1)} after, bare ${bareRun.cpuUsPerRequest.toFixed(1)} (CPU ratio ` +
-        `${result.list.cpuRatio.toFixed(3)} during, ${result.list.idleCpuRatio.toFixed(3)} after)`,
+        `${result.list.cpuRatio.toFixed(3)} during, ${result.list.idleCpuRatio.toFixed(3)} after)` +
+        (result.list.deliveryCpuShareOfService === null
+          ? ''
+          : `; the ${inWrk} deliveries in the window took ~${(result.list.deliveryCpuShareOfService * 100).toFixed(0)}% of ` +
+            `the service's CPU in it`),
     );
     return result;
   } finally {
@@ -679,6 +699,9 @@ export function webhooksRows(w: WebhooksResult): string[][] {
       `${f0(l.duringDrain.rps)} vs ${f0(l.bare.rps)} req/s; after drain ×${l.idleRatio.toFixed(3)}; CPU ratio ` +
         `${l.cpuRatio.toFixed(3)} during, ${l.idleCpuRatio.toFixed(3)} after`,
       `${l.path}, p99 ${(l.duringDrain.latencyUs.p99 / 1000).toFixed(2)} ms; ` +
+        (l.deliveryCpuShareOfService === null
+          ? ''
+          : `deliveries took ~${(l.deliveryCpuShareOfService * 100).toFixed(0)}% of the service's CPU in the window; `) +
         (l.drainRunningAtEnd
           ? `${f0(l.leftAtEnd)} undelivered at wrk's end`
           : "INVALID: the drain ended before wrk's window"),
