@@ -119,11 +119,15 @@ export class DeliveryWorker {
   private pending: PendingOutcome[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
+  /** Outcomes in the write under way. */
+  private flushingCount = 0;
   private recordFailures = 0;
 
   private waiter: { done: () => void; onSlot: boolean } | null = null;
   private wakeRequested = false;
   private nextPurgeAt = 0;
+
+  private readonly plan = fanOutPlanner(() => this.deps.clock.now());
 
   readonly stats: DeliveryStats = {
     eventsFannedOut: 0,
@@ -200,19 +204,26 @@ export class DeliveryWorker {
   private async run(): Promise<void> {
     let failures = 0;
     let nextTick = 0;
+    let fanOutBehind = false;
     while (this.running) {
       try {
-        if (performance.now() >= nextTick || this.wakeRequested) {
+        const tick = performance.now() >= nextTick || this.wakeRequested;
+        if (tick) {
           this.wakeRequested = false;
           nextTick = performance.now() + this.opts.pollMs;
-          await this.fanOut();
-          await this.refreshDue();
-          await this.purge();
         }
+        // One fan-out batch per turn, then claims: a backlog of new events is fanned out while
+        // the messages already there are being sent, not before.
+        if (tick || fanOutBehind) {
+          fanOutBehind = await this.fanOutBatch(fanOutBehind);
+          await this.refreshDue();
+        }
+        if (tick) await this.purge();
         await this.claimAndStart();
         failures = 0;
       } catch (err) {
         failures += 1;
+        fanOutBehind = false;
         const delay = Math.min(this.opts.pollMs * 2 ** failures, MAX_BACKOFF_MS);
         this.deps.log.error(
           { err, retryInMs: delay },
@@ -221,20 +232,35 @@ export class DeliveryWorker {
         await this.idle(delay, false);
         continue;
       }
-      if (!this.hasRoomForDue()) await this.idle(Math.max(0, nextTick - performance.now()), true);
+      if (!fanOutBehind && !this.hasRoomForDue()) {
+        await this.idle(Math.max(0, nextTick - performance.now()), true);
+      }
     }
   }
 
-  /** Every event past the cursor, a batch per transaction, until caught up. */
-  private async fanOut(): Promise<void> {
-    if (!(await this.deps.store.outboxAhead())) return;
-    const plan = fanOutPlanner(() => this.deps.clock.now());
-    while (this.running) {
-      const r = await this.deps.store.fanOut(plan, this.opts.fanOutBatch);
-      this.stats.eventsFannedOut += r.events;
-      this.stats.messagesCreated += r.messages;
-      if (r.events < this.opts.fanOutBatch) return;
-    }
+  /**
+   * One batch of events past the cursor, in one transaction. Returns whether more may be waiting.
+   * A cheap read first: most polls find nothing new and take no lock.
+   */
+  private async fanOutBatch(behind: boolean): Promise<boolean> {
+    if (!behind && !(await this.deps.store.outboxAhead())) return false;
+    const r = await this.deps.store.fanOut(this.plan, this.opts.fanOutBatch);
+    this.stats.eventsFannedOut += r.events;
+    this.stats.messagesCreated += r.messages;
+    return r.events === this.opts.fanOutBatch;
+  }
+
+  /**
+   * Slots free for new claims. Outcomes not yet written count too, beyond one round of in-flight
+   * attempts: when writes fall behind, sending slows to their pace rather than piling outcomes up
+   * in memory until the claims' leases run out.
+   */
+  private free(): number {
+    const unwritten = this.pending.length + this.flushingCount;
+    return Math.min(
+      this.opts.concurrency - this.inFlightTotal,
+      2 * this.opts.concurrency - this.inFlightTotal - unwritten,
+    );
   }
 
   private async refreshDue(): Promise<void> {
@@ -253,12 +279,12 @@ export class DeliveryWorker {
   }
 
   private hasRoomForDue(): boolean {
-    if (this.inFlightTotal >= this.opts.concurrency) return false;
+    if (this.free() <= 0) return false;
     return this.due.some((id) => (this.inFlight.get(id) ?? 0) < this.opts.endpointConcurrency);
   }
 
   private async claimAndStart(): Promise<void> {
-    const free = this.opts.concurrency - this.inFlightTotal;
+    const free = this.free();
     if (free <= 0 || this.due.length === 0) return;
     const slots = planClaims(this.due, this.inFlight, this.opts.endpointConcurrency, free);
     if (slots.size === 0) return;
@@ -340,6 +366,7 @@ export class DeliveryWorker {
   private async flush(): Promise<void> {
     while (this.pending.length > 0 && !this.abandoned) {
       const batch = this.pending.splice(0, this.opts.recordBatch);
+      this.flushingCount = batch.length;
       try {
         this.stats.dropped += await this.deps.store.recordAll(batch.map((p) => p.record));
         this.written(batch);
@@ -355,6 +382,10 @@ export class DeliveryWorker {
           'webhook delivery: writing attempt outcomes failed; trying again later',
         );
         await sleep(delay).done;
+      } finally {
+        this.flushingCount = 0;
+        // Written outcomes free room for claims (see free()).
+        if (this.due.length > 0) this.release('slot');
       }
     }
   }
