@@ -41,11 +41,12 @@ const NOT_FOUND_404 =
 const BODY_LIMIT = 16 * 1024;
 const TAGS = ['webhooks'];
 
+/** The error answers of a route; one that takes an id (hence has a 404) also refuses a malformed one. */
 const errors = (extra: Record<number, string> = {}) =>
   commonErrors({
     400:
-      'Invalid parameter (`invalid_parameter`): the message names it. A malformed id (not `ep_` + 24 hex, ' +
-      '`dlv_` + 24 hex) is 400, not 404. Nothing is changed.',
+      'Invalid parameter (`invalid_parameter`): the message names it, and nothing is changed.' +
+      (extra[404] ? ' A malformed id (not `ep_` + 24 hex, `dlv_` + 24 hex) is 400, not 404.' : ''),
     403: WEBHOOKS_PLAN_403,
     ...extra,
   });
