@@ -47,7 +47,8 @@ const RATE_HEADERS_TEXT =
 
 /** Builds the whole HTTP surface without listening (tests use inject(); main/serve listens). */
 export async function buildApp(services: AppServices, opts: AppOptions = {}): Promise<FastifyInstance> {
-  const cache = new ResponseCache();
+  // Bodies rendered from the catalog alone stay while its content does (response-cache.ts).
+  const cache = new ResponseCache(services.catalog);
   const admission = new AdmissionControl(services.auth, services.limiter, {
     a: rulesA(services.config),
     b: rulesB(services.config),
@@ -122,7 +123,10 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
       services.auth.invalidate();
       admission.invalidateKeys();
     }
-    if (next.dataVersion !== prev.dataVersion) cache.clear();
+    if (next.dataVersion !== prev.dataVersion) {
+      cache.dataChanged();
+      services.catalog.prefetch(next);
+    }
   });
 
   const base = opts.publicUrl ?? '';

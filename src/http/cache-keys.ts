@@ -1,20 +1,27 @@
 import { queryKey } from '../core/search/normalize.ts';
 import { clampLimit } from '../core/vendors/list-vendors.ts';
 import { cachedRead } from './cached-read.ts';
+import { CATALOG_KEY_PREFIX } from './response-cache.ts';
 
 /**
  * Response-cache keys, one function per route, from the route's parsed and validated parameters.
  * The routes and the fast path (fast-path.ts) both use these, so they can never disagree about
  * which body answers which request.
+ *
+ * `C` marks a body rendered from the catalog snapshot alone (its rankings, vendors, peptides and
+ * the snapshot's own `dataUpdatedAt`; no store read, no clock): it stays valid while the snapshot's
+ * content does, across writes that change nothing the catalog holds (response-cache.ts). A route
+ * whose body reads anything else (batches, prices, reviews, the data state) must not use it.
  */
+const C = CATALOG_KEY_PREFIX;
 export const cacheKeys = {
-  aVendors: (page: number, perPage: number) => `a:vendors:${page}:${perPage}`,
+  aVendors: (page: number, perPage: number) => `${C}a:vendors:${page}:${perPage}`,
   aVendor: (slug: string) => `a:vendor:${slug}`,
-  aPeptides: (category: string | undefined) => `a:peptides:${category ?? ''}`,
-  aRanking: (slug: string) => `a:ranking:${slug}`,
+  aPeptides: (category: string | undefined) => `${C}a:peptides:${category ?? ''}`,
+  aRanking: (slug: string) => `${C}a:ranking:${slug}`,
   /** Queries that fold to the same words share one answer. */
-  aSearch: (limit: number, q: string) => `a:search:${limit}:${queryKey(q)}`,
-  bVendors: (limit: number, offset: number) => `b:vendors:${limit}:${offset}`,
+  aSearch: (limit: number, q: string) => `${C}a:search:${limit}:${queryKey(q)}`,
+  bVendors: (limit: number, offset: number) => `${C}b:vendors:${limit}:${offset}`,
   bVendor: (slug: string) => `b:vendor:${slug}`,
   bPrices: (slug: string) => `b:prices:${slug}`,
   /** JSON keeps the two parts apart: a batch number may contain any separator we could pick. */

@@ -10,6 +10,8 @@ type Listener = (next: DataState, prev: DataState) => void;
  */
 export class Freshness {
   private refreshing: Promise<void> | null = null;
+  /** The last re-read failed: the change it was for is still to be read. */
+  private unread = false;
 
   private constructor(
     private readonly store: StateStore,
@@ -31,15 +33,26 @@ export class Freshness {
 
   check(): Promise<void> | null {
     if (this.refreshing) return this.refreshing;
-    if (!this.store.externalChangeSuspected()) return null;
+    if (!this.store.externalChangeSuspected() && !this.unread) return null;
     return this.refresh();
   }
 
   refresh(): Promise<void> {
     if (this.refreshing) return this.refreshing;
+    // The read below sees every commit signalled until now, so those signals are taken here: after
+    // this instance's own write (afterWrite calls refresh), the next request does not read the
+    // same state again, and the fast path answers it.
+    this.store.externalChangeSuspected();
     this.refreshing = (async () => {
       try {
-        const next = await this.store.read();
+        let next: DataState;
+        try {
+          next = await this.store.read();
+        } catch (e) {
+          this.unread = true;
+          throw e;
+        }
+        this.unread = false;
         const prev = this.current;
         this.current = next;
         if (next.dataVersion !== prev.dataVersion || next.keysVersion !== prev.keysVersion) {

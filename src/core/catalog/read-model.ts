@@ -16,6 +16,19 @@ export const isRankedInA = (v: ScoredVendor): v is RankedVendorA => v.verified &
 /** An immutable view of the catalog at one data version. */
 export interface CatalogSnapshot {
   version: number;
+  /**
+   * The data version at which what this snapshot holds (vendors, peptides, offerings, every
+   * ranking) was last assembled. A write that changes none of it (a pending CoA submission) moves
+   * `version` but not this: whatever is rendered from the snapshot alone is still exactly what it
+   * was, so the response cache keeps those bodies (response-cache.ts, catalog keys).
+   */
+  contentVersion: number;
+  /**
+   * When the data this snapshot holds last changed: the data state's `dataUpdatedAt` at
+   * `contentVersion` (Variant B's `data_updated_at` of the vendor list). A write that changes none of
+   * it leaves it where it was; a full load (a fresh process) takes the data state's time, which is
+   * never earlier than the real change (DESIGN.md: when the data behind the response last changed).
+   */
   dataUpdatedAt: string;
   /** Every scored vendor, in ranking order (score desc, then name, then slug). */
   ranked: readonly ScoredVendor[];
@@ -64,6 +77,27 @@ export class CatalogReadModel {
     return this.snapshot?.version === state.dataVersion ? this.snapshot : null;
   }
 
+  /**
+   * The content version of the snapshot at `dataVersion` when that snapshot is built, else
+   * undefined (not known yet: the caller treats what it holds as unconfirmed). Synchronous: the
+   * fast path asks it on every cached catalog read.
+   */
+  contentVersionAt(dataVersion: number): number | undefined {
+    const snap = this.snapshot;
+    return snap !== null && snap.version === dataVersion ? snap.contentVersion : undefined;
+  }
+
+  /**
+   * Builds the snapshot of `state` now, in the background, when one was built before (a process
+   * that serves no catalog reads builds none): the first read after a write then finds it ready,
+   * and a cached body whose content did not change is served from memory at once. Errors are
+   * left to the next reader, which builds again.
+   */
+  prefetch(state: DataState): void {
+    if (this.snapshot === null || this.snapshot.version >= state.dataVersion) return;
+    this.get(state).catch(() => undefined);
+  }
+
   async get(state: DataState): Promise<CatalogSnapshot> {
     const ready = this.peek(state);
     if (ready) return ready;
@@ -98,7 +132,8 @@ export class CatalogReadModel {
           // A write that changed nothing these rankings hold (a pending CoA submission recomputes
           // its vendor to the same figures): the rankings are the previous ones, under the new
           // version. Re-ranking 10,000 vendors per such write cost the main thread ~20 ms each.
-          return { ...prev, version: state.dataVersion, dataUpdatedAt: state.dataUpdatedAt };
+          // Its content version and time stay: the data it holds did not change.
+          return { ...prev, version: state.dataVersion };
         }
         const offerings = new Map<number, readonly number[]>(prev.offerings);
         for (const id of ids) offerings.set(id, fresh.get(id) ?? []);
@@ -160,6 +195,7 @@ function assemble(
   for (const p of peptides) peptideRankings.set(p.slug, byPeptide.get(p.id) ?? []);
   return {
     version: state.dataVersion,
+    contentVersion: state.dataVersion,
     dataUpdatedAt: state.dataUpdatedAt,
     ranked,
     rankedVerified,

@@ -1,4 +1,4 @@
-import { labCore, matchNamed, type NamedThing, squash } from './matching.ts';
+import { labCore, matchNamed, type NamedThing, type NameIndex, nameIndex, squash } from './matching.ts';
 
 export interface PeptideEntry extends NamedThing {
   aliases: readonly string[];
@@ -27,6 +27,8 @@ export class Directory {
   private readonly peptidesByName = new Map<string, PeptideEntry>();
   private readonly vendorsBySlug = new Map<string, VendorEntry>();
   private readonly vendorsByCore = new Map<string, VendorEntry[]>();
+  /** The library's names squashed once: a compound line is matched against all of them. */
+  private readonly peptideNames: NameIndex<PeptideEntry>;
 
   constructor(
     readonly peptides: readonly PeptideEntry[],
@@ -46,6 +48,7 @@ export class Directory {
       this.labsByExact.set(squash(l.slug), l);
     }
     for (const n of ambiguous) this.labsByCore.delete(n);
+    this.peptideNames = nameIndex(peptides);
     for (const p of peptides) {
       for (const n of [p.slug, p.name, ...p.aliases]) {
         const k = squash(n);
@@ -69,7 +72,7 @@ export class Directory {
 
   /** The peptide a document's compound line names (it may carry a salt, a dose, a synonym). */
   peptidePrinted(text: string): PeptideEntry | null {
-    return matchNamed(text, this.peptides);
+    return matchNamed(text, this.peptideNames);
   }
 
   lab(printed: string): LabEntry | null {

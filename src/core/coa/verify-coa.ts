@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_BATCH_ID_LENGTH } from '../batches/model.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError, invalidParameter, notFound } from '../errors.ts';
@@ -138,6 +139,11 @@ export class CoaVerifier {
       );
     }
     const createdAt = v.createdAt ?? new Date(nowMs).toISOString();
+    // On SQLite every query below runs synchronously on the main thread, and without a turn of the
+    // event loop between them an upload's decision, its write and its verdict's row were one
+    // stretch of several milliseconds that every other request (a cached list) waited behind.
+    // A turn before the write and one after it let those requests through in between.
+    await nextTurn();
     if (queue && (await this.deps.store.openSubmissions(v.accountId)) >= this.deps.maxOpenSubmissions) {
       // Each queued upload is public (B's `pending`, A's recent_coas) and costs a reviewer's time:
       // one account cannot fill the queue faster than operators empty it.
@@ -160,6 +166,7 @@ export class CoaVerifier {
         }
         throw e;
       }
+      await nextTurn();
     }
     const filePath =
       v.filePath ?? (this.deps.files && v.file ? await this.deps.files.put(v.sha256, v.file) : null);

@@ -117,3 +117,23 @@ export function replyTarget(
   if (!stored) throw new Error(`write facts lack review '${reviewId}'`);
   return stored;
 }
+
+/**
+ * The vendors a chunk's batch lines (as written: keepDecisions) can move the scores of. Scoring
+ * reads approved batches only, so a line changes its vendor's evidence only when the batch is
+ * approved before or after the write. A pending submission (a CoA upload queues one) or a decided
+ * batch's submission fields leave every score as it is: their vendor is not recomputed (it would
+ * redo the same figures, or move them by the clock alone, which only a recompute should) nor
+ * reloaded by readers (nothing they hold changed).
+ */
+export function scoredBatchVendors(written: ImportBatch['batch'], facts: WriteFacts): Set<string> {
+  const out = new Set<string>();
+  for (const r of written) {
+    if (
+      r.status === 'approved' ||
+      facts.batches.get(batchFactKey(r.vendorSlug, r.batchId))?.status === 'approved'
+    )
+      out.add(r.vendorSlug);
+  }
+  return out;
+}

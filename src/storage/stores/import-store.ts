@@ -3,7 +3,12 @@ import type { ChangeSignal } from '../../core/catalog/change-signal.ts';
 import { evidenceEvents } from '../../core/events/evidence-events.ts';
 import { batchKey, type ImportBatch } from '../../core/import/records.ts';
 import { chunkFactKeys, expectationFactKeys } from '../../core/import/write-facts.ts';
-import { checkChunk, checkExpectations, keepDecisions } from '../../core/import/write-rules.ts';
+import {
+  checkChunk,
+  checkExpectations,
+  keepDecisions,
+  scoredBatchVendors,
+} from '../../core/import/write-rules.ts';
 import type { ExistingKeys, ImportCounts, ImportStore, WriteExpectations } from '../../core/ports.ts';
 import { DEFAULT_METHOD, type MethodParams } from '../../core/scoring/method.ts';
 import type { DialectCapabilities } from '../dialect.ts';
@@ -310,7 +315,8 @@ export class KyselyImportStore implements ImportStore {
       submitted_at: r.submittedAt,
     }));
     await upsertRows(trx, caps, 'batches', batchRows, ['batch_key', 'vendor_id']);
-    for (const r of b.batch) affected.add(r.vendorSlug);
+    // Only batches approved before or after the write weigh in a score (a queued CoA upload does not).
+    for (const slug of scoredBatchVendors(batchLines, facts)) affected.add(slug);
 
     // A review re-imported under another vendor leaves its old vendor: recompute that one too.
     for (const r of b.review) {
