@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAY_MS, ManualClock } from '../../src/core/clock.ts';
@@ -290,6 +291,31 @@ describe.each(DIALECTS)('webhook delivery worker (%s)', (dialect) => {
     await ctx.load(reviews('beta', 3));
     await eventually('later events still delivered', () => receiver.countById('/fine').size === 3);
     expect(log.lines.filter((l) => l.level === 'error')).toEqual([]);
+  });
+
+  it('a database failure is logged and backed off, never thrown: the worker goes on once the database is back', async () => {
+    const { ctx, receiver } = await setup();
+    await ctx.container.webhooks.create(ctx.ownerId, { url: receiver.url('/x'), events: ['*'] });
+    const log = memoryLog();
+    const worker = start(ctx, { log });
+    await ctx.load(reviews('alpha', 5));
+    await eventually('the first events delivered', () => receiver.countById('/x').size === 5);
+    const db = ctx.container.store.kysely;
+    if (dialect === 'postgres') {
+      // Every connection of the worker's pool is killed, as a database restart would.
+      const killed = await sql<{ n: number }>`
+        select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()`.execute(db);
+      expect(killed.rows[0]!.n).toBeGreaterThan(0);
+    }
+    // The cursor's table goes away for a while: every poll fails until it is back.
+    await sql`alter table webhook_state rename to webhook_state_away`.execute(db);
+    await eventually('a failure logged', () => log.lines.some((l) => l.level === 'error'));
+    await new Promise((r) => setTimeout(r, 200));
+    await sql`alter table webhook_state_away rename to webhook_state`.execute(db);
+    await ctx.load(reviews('alpha', 5));
+    await eventually('later events delivered', () => receiver.countById('/x').size === 10, 10_000);
+    expect(worker.stats.succeeded).toBe(10);
   });
 
   it('deletes settled messages (and their attempts) older than 30 days; keeps pending and recent ones', async () => {

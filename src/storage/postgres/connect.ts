@@ -16,6 +16,10 @@ export function connectPostgres(url: string, poolSize = 10): PostgresHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor one that is checked out between two queries (inside a transaction): the pool listens to
+  // its clients only while they are idle, and an 'error' nobody listens to ends the process. Its
+  // next query fails instead, and the pool drops the dead client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), pool };
 }
 
