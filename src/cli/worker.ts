@@ -33,6 +33,8 @@ export function workerCommand(program: Command): void {
       );
       const received = await signal;
       log.info({ signal: received }, 'shutting down');
+      // The worker's own grace is 5 s; a store that does not close in time does not keep it alive.
+      setTimeout(() => process.exit(1), 10_000).unref();
       try {
         await worker.stop();
       } finally {

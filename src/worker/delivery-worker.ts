@@ -185,8 +185,11 @@ export class DeliveryWorker {
     this.stopping ??= (async () => {
       this.running = false;
       this.release('wake');
-      await this.loop;
+      // One grace period for all of it: a database call that hangs does not hold the stop.
       const deadline = sleep(this.opts.stopGraceMs);
+      const loopEnded = await Promise.race([this.loop?.then(() => true), deadline.done.then(() => false)]);
+      // The database is not answering: nothing more will be written, the claims lapse.
+      if (!loopEnded) this.abandoned = true;
       await Promise.race([Promise.allSettled([...this.attempts]), deadline.done]);
       await Promise.race([this.drain(), deadline.done]);
       deadline.cancel();
@@ -298,6 +301,8 @@ export class DeliveryWorker {
     const unserved = this.due.filter((id) => !slots.has(id));
     const served = this.due.filter((id) => slots.has(id) && (got.get(id) ?? 0) >= slots.get(id)!);
     this.due = [...unserved, ...served];
+    // A stop gave up on this claim (the database was too slow): leave them to lapse.
+    if (this.abandoned) return;
     for (const m of claimed) this.begin(m);
   }
 
