@@ -272,7 +272,11 @@ export class DeliveryWorker {
     this.due = due.map((d) => d.endpointId);
   }
 
-  /** Settled messages past the retention, a batch per poll until none is left, then hourly. */
+  /**
+   * Settled messages past the retention, a batch per poll until none is left, then hourly. The
+   * outbox is not trimmed here: its rows are the operator's record of events (`purerank events
+   * list`), one per event rather than one per endpoint, and the cursor has passed them.
+   */
   private async purge(): Promise<void> {
     if (performance.now() < this.nextPurgeAt) return;
     const before = isoTime(this.deps.clock.now() - this.opts.retentionMs);
