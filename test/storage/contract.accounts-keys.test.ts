@@ -17,6 +17,7 @@ describe.each(DIALECTS)('storage contract: migrations (%s)', (dialect) => {
         '0003-coa-verifications',
         '0004-registry-version',
         '0005-webhooks',
+        '0006-webhook-retention-index',
       ]);
       await store.accounts.create({ name: 'survivor', plan: 'pro' });
       expect(await store.migrate()).toEqual([]);

@@ -6,6 +6,7 @@ import * as m0002 from './0002-outbox-and-audit.ts';
 import * as m0003 from './0003-coa-verifications.ts';
 import * as m0004 from './0004-registry-version.ts';
 import * as m0005 from './0005-webhooks.ts';
+import * as m0006 from './0006-webhook-retention-index.ts';
 
 interface NumberedMigration {
   up(db: Kysely<unknown>, caps: DialectCapabilities): Promise<void>;
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, NumberedMigration> = {
   '0003-coa-verifications': m0003,
   '0004-registry-version': m0004,
   '0005-webhooks': m0005,
+  '0006-webhook-retention-index': m0006,
 };
 
 class StaticProvider implements MigrationProvider {
