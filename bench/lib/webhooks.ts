@@ -127,16 +127,22 @@ export interface WebhooksResult {
   drain: {
     /** Every expected (endpoint, event) pair arrived before the drain stalled. */
     completed: boolean;
-    /** From the service's start (spawn) to /healthz answering, ms: not part of the drain. */
+    /** From the service's start (spawn) to listening, ms: not part of the drain. */
     startupMs: number;
     /**
-     * The same for the setup service (same database, worker off). The difference is about how long
-     * the worker, starting right after listen, kept the service from answering its first request.
+     * From listening to answering /healthz (polled every 200 ms), ms, and the same for the setup
+     * service (same database, worker off): the difference is how long the worker, which starts right
+     * after listen, kept the service from answering a request.
      */
-    setupStartupMs: number;
-    /** From the drain's start (healthz, or the first delivery if earlier) to the first delivery, ms. */
+    listenToAnswerMs: number;
+    setupListenToAnswerMs: number;
+    /** From the drain's start to the first delivery, ms. */
     firstDeliveryLagMs: number;
-    /** From the drain's start to the last expected pair's first arrival, s. */
+    /**
+     * From the drain's start — the service listening, when the worker starts (the time of the
+     * WEBHOOK_ALLOW_PRIVATE_URLS warning it logs then; else its first answer) — to the last expected
+     * pair's first arrival, s.
+     */
     seconds: number;
     /** Expected pairs ÷ seconds. */
     perSecond: number;
@@ -251,6 +257,24 @@ const topThreads = (byName: Record<string, number>): string =>
     .map(([n, b]) => `${n} ${(b * 100).toFixed(0)}%`)
     .join(', ');
 
+/**
+ * When the service started listening: the time (epoch ms, the service's clock — this machine's) of
+ * the warning it logs right after listen when WEBHOOK_ALLOW_PRIVATE_URLS is on, just before it starts
+ * its worker. Null if the log has no such line.
+ */
+function listenedAt(service: Spawned): number | null {
+  for (const line of service.output().split('\n')) {
+    if (!line.includes('WEBHOOK_ALLOW_PRIVATE_URLS')) continue;
+    try {
+      const time = (JSON.parse(line) as { time?: unknown }).time;
+      if (typeof time === 'number') return time;
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return null;
+}
+
 /** First arrivals recorded in the receiver's buckets between two epoch-ms times. */
 function arrivalsBetween(s: ReceiverStats, fromMs: number, toMs: number): number {
   let n = 0;
@@ -330,7 +354,6 @@ export async function runWebhooks(opts: {
     const env = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
 
     // (1) Endpoints through the real API, on the copy, with the worker off.
-    const setupSpawnedAt = Date.now();
     setup = await startService({
       cwd: opts.cwd,
       databaseUrl,
@@ -340,7 +363,8 @@ export async function runWebhooks(opts: {
       nodeArgs: [],
       env: { ...env, WEBHOOK_WORKER: 'false' },
     });
-    const setupStartupMs = Date.now() - setupSpawnedAt;
+    const setupReadyAt = Date.now();
+    const setupListenAt = listenedAt(setup) ?? setupReadyAt;
     const endpoints: { path: string; secret: string }[] = [];
     for (const [i, h] of hooks.entries()) {
       const path = `/hooks/${i}`;
@@ -398,11 +422,18 @@ export async function runWebhooks(opts: {
     });
     const readyAt = Date.now();
     const svc = service;
+    const listenAt = listenedAt(svc);
+    if (listenAt === null)
+      log(
+        'note: webhooks: no start-up warning with a time in the service log; the drain is timed from its first answer',
+      );
+    // The drain's start: the worker starts right after listen.
+    const t0 = listenAt ?? readyAt;
     const rss = sampleRss(svc.pid);
     log(
       `webhooks: service pid ${svc.pid} on :${svc.port} (${opts.serverCpu === null ? 'unpinned' : `CPU ${opts.serverCpu}`}), ` +
-        `answering ${((readyAt - spawnedAt) / 1000).toFixed(1)} s after start (without the worker: ` +
-        `${(setupStartupMs / 1000).toFixed(1)} s); the backlog drains`,
+        `listening ${((t0 - spawnedAt) / 1000).toFixed(1)} s after start, answering ${((readyAt - t0) / 1000).toFixed(1)} s ` +
+        `after that (without the worker: ${((setupReadyAt - setupListenAt) / 1000).toFixed(1)} s); the backlog drains`,
     );
 
     // (4) The list under wrk while it drains: capture, prime every key, warm up, measure.
@@ -490,7 +521,7 @@ export async function runWebhooks(opts: {
       }
       if (now - lastLogAt >= 5000) {
         lastLogAt = now;
-        const since = (now - Math.min(readyAt, s.firstAtMs ?? readyAt)) / 1000;
+        const since = (now - t0) / 1000;
         log(
           `webhooks: ${s.distinct}/${s.expected} delivered after ${since.toFixed(0)} s ` +
             `(${Math.round(s.distinct / since)}/s), ${s.duplicates} duplicates`,
@@ -542,7 +573,6 @@ export async function runWebhooks(opts: {
 
     // Rates: the drain starts when the service answers (or at the first delivery, if the worker was
     // quicker than the listener) and ends at the first arrival of the last expected pair.
-    const t0 = Math.min(readyAt, final.firstAtMs ?? readyAt);
     const seconds = (endAt - t0) / 1000;
     const steadyFrom = t0 + 1000;
     const timeline: number[] = [];
@@ -580,8 +610,9 @@ export async function runWebhooks(opts: {
       pinned: opts.serverCpu !== null,
       drain: {
         completed,
-        startupMs: readyAt - spawnedAt,
-        setupStartupMs,
+        startupMs: t0 - spawnedAt,
+        listenToAnswerMs: readyAt - t0,
+        setupListenToAnswerMs: setupReadyAt - setupListenAt,
         firstDeliveryLagMs: (final.firstAtMs ?? endAt) - t0,
         seconds,
         perSecond: final.distinct / seconds,
@@ -691,7 +722,7 @@ export function webhooksRows(w: WebhooksResult): string[][] {
       `steady ${f0(d.steadyPerSecond)}/s; ${f0(d.duringWrkPerSecond)}/s during wrk, ${f0(d.outsideWrkPerSecond)}/s outside`,
       `${f0(w.delivery.distinct)} of ${f0(w.events)} events to ${w.endpoints} endpoints in ${d.seconds.toFixed(1)} s` +
         `${d.completed ? '' : ' (STALLED)'}; first after ${(d.firstDeliveryLagMs / 1000).toFixed(1)} s; service answered ` +
-        `${(d.startupMs / 1000).toFixed(1)} s after start (${(d.setupStartupMs / 1000).toFixed(1)} s without the worker); ` +
+        `${(d.listenToAnswerMs / 1000).toFixed(1)} s after listening (${(d.setupListenToAnswerMs / 1000).toFixed(1)} s without the worker); ` +
         (w.service.alone
           ? `drain alone ${f0(w.service.alone.perSecond)}/s at ${w.service.alone.cpuMsPerDelivery.toFixed(2)} ms service ` +
             `CPU each, main thread ${(w.service.alone.mainThreadBusy * 100).toFixed(0)}% busy, ` +
