@@ -19,6 +19,10 @@ const PHRASES: Record<string, (p: Record<string, unknown>) => string> = {
   minLength: (p) => (p.limit === 1 ? 'must not be empty.' : `must be at least ${p.limit} characters long.`),
   maxLength: (p) => `must be at most ${p.limit} characters long.`,
   pattern: () => 'has an invalid format.',
+  format: (p) =>
+    p.format === 'date-time'
+      ? 'must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-20T00:00:00Z.'
+      : `must be a valid ${p.format}.`,
   enum: (p) => `must be one of ${(p.allowedValues as unknown[]).join(', ')}.`,
 };
 

@@ -93,7 +93,14 @@ describe.each(DIALECTS)('webhook delivery worker (%s)', (dialect) => {
     expect(receiver.countById('/replies').size).toBe(0);
     expect(receiver.countById('/off').size).toBe(0);
     expect(await rows(ctx, replies.endpoint.id)).toEqual([]);
-    expect(await rows(ctx, off.endpoint.id)).toEqual([]);
+    // The disabled endpoint missed alpha's events but has them, failed without an attempt, for
+    // `recover` once it is enabled again: nothing is lost while an endpoint is off.
+    const missed = await rows(ctx, off.endpoint.id);
+    expect(missed.map((m) => m.event_id).sort()).toEqual(alpha.map((e) => e.id).sort());
+    for (const m of missed) {
+      expect(m).toMatchObject({ status: 'failed', next_attempt_at: null });
+      expect(Number(m.attempts)).toBe(0);
+    }
 
     const verifier = new Webhook(all.secret);
     for (const r of receiver.received.filter((x) => x.path === '/all')) {
@@ -129,7 +136,8 @@ describe.each(DIALECTS)('webhook delivery worker (%s)', (dialect) => {
     expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(new Webhook(all.secret).verify(got.body, stringHeaders(got.headers))).toBeTruthy();
     expect(new Webhook(rotated.secret).verify(got.body, stringHeaders(got.headers))).toBeTruthy();
-    expect(worker.stats).toMatchObject({ eventsFannedOut: 7, messagesCreated: 6, succeeded: 6, failed: 0 });
+    // 10 messages: 6 delivered, and 4 kept (failed, no attempt) for the disabled /off endpoint.
+    expect(worker.stats).toMatchObject({ eventsFannedOut: 7, messagesCreated: 10, succeeded: 6, failed: 0 });
   });
 
   it('retries a failing receiver on the schedule, then marks the message failed (the endpoint stays enabled)', async () => {
@@ -184,8 +192,10 @@ describe.each(DIALECTS)('webhook delivery worker (%s)', (dialect) => {
     expect(receiver.received).toHaveLength(3);
   });
 
-  it('a 410 disables the endpoint at once: no retry, and no new messages for it', async () => {
-    const { ctx, receiver } = await setup(() => ({ status: 410 }));
+  it('a 410 disables the endpoint at once: no retry; what comes meanwhile is kept for recover', async () => {
+    // The receiver is gone until the test enables the endpoint again.
+    let gone = true;
+    const { ctx, receiver } = await setup(() => ({ status: gone ? 410 : 204 }));
     const ep = await ctx.container.webhooks.create(ctx.ownerId, {
       url: receiver.url('/gone'),
       events: ['*'],
@@ -202,11 +212,27 @@ describe.each(DIALECTS)('webhook delivery worker (%s)', (dialect) => {
     await eventually('the second event was fanned out', () => worker.stats.eventsFannedOut === 2);
     await new Promise((r) => setTimeout(r, 400));
     expect(receiver.received).toHaveLength(1);
-    // Its message waits (pending): enabling the endpoint again sends it (docs/webhooks.md).
-    const [m] = await rows(ctx, ep.endpoint.id);
-    expect((await rows(ctx, ep.endpoint.id)).length).toBe(1);
-    expect(m!.status).toBe('pending');
-    expect(Number(m!.attempts)).toBe(1);
+    // Its first message waits (pending): enabling the endpoint again sends it. The event that came
+    // while it was disabled is kept as failed, without an attempt, for `recover` (docs/webhooks.md).
+    const messages = await rows(ctx, ep.endpoint.id);
+    expect(messages.map((m) => [m.status, Number(m.attempts)]).sort()).toEqual([
+      ['failed', 0],
+      ['pending', 1],
+    ]);
+
+    // Back: enabling sends the waiting message, recover the one that came while it was off.
+    gone = false;
+    await ctx.container.webhooks.update(ctx.ownerId, ep.endpoint.id, { enabled: true });
+    ctx.clock.set(Date.now());
+    expect(
+      await ctx.container.webhooks.recover(ctx.ownerId, ep.endpoint.id, new Date(0).toISOString()),
+    ).toEqual({
+      requeued: 1,
+    });
+    await eventually('both events delivered', async () =>
+      (await rows(ctx, ep.endpoint.id)).every((m) => m.status === 'succeeded'),
+    );
+    expect(new Set(receiver.received.map((r) => r.eventId)).size).toBe(2);
   });
 
   it('an endpoint failing without a success for disableAfterMs (5 days) is disabled as failing', async () => {

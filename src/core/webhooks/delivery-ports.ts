@@ -13,6 +13,8 @@ export interface FanOutTarget {
   endpointId: string;
   vendorSlug: string;
   events: Subscription;
+  /** A disabled endpoint gets its messages as `failed`, for `recover` once it is enabled again. */
+  enabled: boolean;
 }
 
 /** One message the fan-out creates: one event for one endpoint, due at once. */
@@ -26,7 +28,9 @@ export interface NewMessage {
   payload: string;
   /** ISO 8601. */
   createdAt: string;
-  nextAttemptAtMs: number;
+  /** `pending` (due at nextAttemptAtMs), or `failed` when its endpoint is disabled. */
+  status: 'pending' | 'failed';
+  nextAttemptAtMs: number | null;
 }
 
 /** Decides, for a page of events and the targets of their vendors, which messages to create. */

@@ -31,7 +31,9 @@ export async function checkUrl(raw: string, policy: UrlPolicy): Promise<string> 
     throw invalidParameter('url', 'must be an absolute URL, e.g. https://example.com/webhooks.');
   }
   const schemes = policy.allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) throw invalidParameter('url', 'must use https.');
+  if (!schemes.includes(url.protocol)) {
+    throw invalidParameter('url', policy.allowPrivate ? 'must use https or http.' : 'must use https.');
+  }
   if (url.username || url.password) throw invalidParameter('url', 'must not carry a user name or password.');
   // `url.hash` is '' for a bare `#`, which the href still carries: any '#' in the href is a fragment.
   if (url.href.includes('#')) throw invalidParameter('url', 'must not have a #fragment.');

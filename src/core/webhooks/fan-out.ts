@@ -6,11 +6,13 @@ import { subscribes } from './endpoint-rules.ts';
 import { newDeliveryId } from './secrets.ts';
 
 /**
- * Who receives an event: every enabled endpoint of the account that owns the event's vendor
- * (the store finds those) that subscribes to the event's type (decided here). One message per
- * endpoint, due at once, whose body is the envelope `{id, type, created, data}` serialised once:
- * every attempt, retry and redeliver sends these exact bytes, so the signature a receiver checks is
- * over the same body each time.
+ * Who receives an event: every endpoint of the account that owns the event's vendor (the store
+ * finds those) that subscribes to the event's type (decided here). One message per endpoint, due at
+ * once. An endpoint that is disabled still gets its message, as `failed` with no attempt: nothing
+ * is lost while a receiver is down, the delivery log and `/v1/events` show what it missed, and
+ * `recover` sends it once the endpoint is enabled again. The body is the envelope
+ * `{id, type, created, data}` serialised once: every attempt, retry and redeliver sends these exact
+ * bytes, so the signature a receiver checks is over the same body each time.
  */
 export function planFanOut(
   events: readonly StoredEvent[],
@@ -37,7 +39,8 @@ export function planFanOut(
         eventType: e.type,
         payload,
         createdAt,
-        nextAttemptAtMs: nowMs,
+        status: t.enabled ? 'pending' : 'failed',
+        nextAttemptAtMs: t.enabled ? nowMs : null,
       });
     }
   }

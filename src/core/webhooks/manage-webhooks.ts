@@ -189,7 +189,10 @@ export class Webhooks {
     const nowMs = this.d.clock.now();
     // A zone is required: without one, Date.parse would read the server's local time.
     if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/i.test(since) || Number.isNaN(sinceMs)) {
-      throw invalidParameter('since', 'must be an ISO 8601 timestamp with a zone, e.g. 2026-11-20T00:00:00Z.');
+      throw invalidParameter(
+        'since',
+        'must be an ISO 8601 timestamp with a zone, e.g. 2026-11-20T00:00:00Z.',
+      );
     }
     if (sinceMs > nowMs) throw invalidParameter('since', 'must not be in the future.');
     await this.get(accountId, id);

@@ -89,8 +89,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
         const found = await trx
           .selectFrom('webhook_endpoints as e')
           .innerJoin('vendors as v', 'v.owner_account_id', 'e.account_id')
-          .select(['e.id', 'e.events', 'v.slug'])
-          .where('e.enabled', '=', 1)
+          .select(['e.id', 'e.events', 'e.enabled', 'v.slug'])
           .where('v.slug', 'in', slugs)
           .execute();
         for (const t of found) {
@@ -99,6 +98,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
             endpointId: t.id,
             vendorSlug: t.slug,
             events: JSON.parse(t.events) as Subscription,
+            enabled: Number(t.enabled) === 1,
           });
         }
       }
@@ -115,7 +115,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
               event_id: m.eventId,
               event_type: m.eventType,
               payload: m.payload,
-              status: 'pending',
+              status: m.status,
               attempts: 0,
               next_attempt_at: m.nextAttemptAtMs,
               claim_token: null,

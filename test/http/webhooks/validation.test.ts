@@ -97,7 +97,9 @@ describe.each(DIALECTS)('webhooks: bad input is 400 naming the field and changes
     expect(await say({ url: OK_URL, events: [] })).toBe(
       'Parameter \'events\' must name at least one event type, or be ["*"].',
     );
-    expect(await say({ url: 'ftp://127.0.0.1/', events: ['*'] })).toBe("Parameter 'url' must use https.");
+    expect(await say({ url: 'ftp://127.0.0.1/', events: ['*'] })).toBe(
+      "Parameter 'url' must use https or http.",
+    );
     expect(await say({ url: OK_URL, events: ['nope'] })).toMatch(
       /^Parameter 'events\.0' must be one of score\.changed, .*review\.reply, \*\.$/,
     );

@@ -97,7 +97,7 @@ describe('checkUrl: form', () => {
   it('allows http (and only http besides https) when private URLs are allowed', async () => {
     expect(await checkUrl('http://127.0.0.1:3000/hook', lax)).toBe('http://127.0.0.1:3000/hook');
     expect(await checkUrl('http://localhost:3000/hook', lax)).toBe('http://localhost:3000/hook');
-    expect((await refusal(checkUrl('ftp://127.0.0.1/', lax))).message).toContain('must use https.');
+    expect((await refusal(checkUrl('ftp://127.0.0.1/', lax))).message).toContain('must use https or http.');
     expect((await refusal(checkUrl('http://u:p@127.0.0.1/', lax))).message).toContain(
       'user name or password',
     );
