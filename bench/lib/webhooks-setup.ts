@@ -171,6 +171,9 @@ export async function deliveryState(dbPath: string): Promise<{
   messages: Record<string, number>;
   attempts: number;
   retried: number;
+  /** Attempts that did not succeed: how many, and by HTTP status and error (the most frequent few). */
+  failedAttemptsTotal: number;
+  failedAttempts: { httpStatus: number | null; error: string | null; count: number }[];
   cursor: number;
 }> {
   const store = await openStore(parseDatabaseUrl(`sqlite:${dbPath}`), { migrate: false });
@@ -190,11 +193,31 @@ export async function deliveryState(dbPath: string): Promise<{
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('attempts', '>', 1)
       .executeTakeFirstOrThrow();
+    const notOk = db
+      .selectFrom('webhook_attempts')
+      .where((eb) =>
+        eb.or([eb('http_status', 'is', null), eb('http_status', '<', 200), eb('http_status', '>=', 300)]),
+      );
+    const failedTotal = await notOk
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const failed = await notOk
+      .select(['http_status', 'error', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy(['http_status', 'error'])
+      .orderBy('n', 'desc')
+      .limit(5)
+      .execute();
     const cursor = await db.selectFrom('webhook_state').select('outbox_seq').executeTakeFirstOrThrow();
     return {
       messages: Object.fromEntries(byStatus.map((r) => [r.status, Number(r.n)])),
       attempts: Number(attempts.n),
       retried: Number(retried.n),
+      failedAttemptsTotal: Number(failedTotal.n),
+      failedAttempts: failed.map((r) => ({
+        httpStatus: r.http_status === null ? null : Number(r.http_status),
+        error: r.error,
+        count: Number(r.n),
+      })),
       cursor: Number(cursor.outbox_seq),
     };
   } finally {

@@ -686,7 +686,11 @@ export async function runWebhooks(opts: {
             `waiting for a CPU (${topThreads(alone.otherThreadsByName)}); `
           : '') +
         `receiver ${result.receiver.cpuMsPerDelivery.toFixed(3)} ms CPU/delivery; ` +
-        `messages ${JSON.stringify(stored.messages)}, ${stored.attempts} attempts; RSS peak ${peakRssMb.toFixed(0)} MB`,
+        `messages ${JSON.stringify(stored.messages)}, ${stored.attempts} attempts` +
+        (stored.failedAttempts.length > 0
+          ? ` (${stored.failedAttemptsTotal} failed: ${stored.failedAttempts.map((f) => `${f.count}× ${f.httpStatus ?? ''} ${f.error ?? ''}`.trim()).join('; ')})`
+          : '') +
+        `; RSS peak ${peakRssMb.toFixed(0)} MB`,
     );
     log(
       `webhooks: list ${Math.round(during.rps)} req/s during the drain, ${Math.round(idle.rps)} after, bare ` +
@@ -736,7 +740,10 @@ export function webhooksRows(w: WebhooksResult): string[][] {
       f0(w.delivery.lost),
       `${f0(w.delivery.duplicates)} duplicates (at most ${w.delivery.maxCopies} copies)`,
       `${f0(w.delivery.unexpected)} unexpected; signatures (standardwebhooks) ${f0(w.delivery.verified)} ok, ` +
-        `${w.delivery.verifyFailed} bad; ${w.stored.attempts} attempts for ${Object.values(w.stored.messages).reduce((a, b) => a + b, 0)} messages`,
+        `${w.delivery.verifyFailed} bad; ${w.stored.attempts} attempts for ${Object.values(w.stored.messages).reduce((a, b) => a + b, 0)} messages` +
+        (w.stored.failedAttempts.length > 0
+          ? ` (${w.stored.failedAttemptsTotal} failed, e.g. ${w.stored.failedAttempts[0]!.httpStatus ?? ''} ${w.stored.failedAttempts[0]!.error ?? ''})`
+          : ''),
       '0',
       verdict(w.pass.lost),
     ],
