@@ -146,7 +146,7 @@ export interface WebhooksResult {
     seconds: number;
     /** Expected pairs ÷ seconds. */
     perSecond: number;
-    /** First arrivals after the drain's first second ÷ the time from then to the end. */
+    /** First arrivals from one second after the first delivery ÷ the time from then to the end: sending once under way. */
     steadyPerSecond: number;
     /** First arrivals while wrk measured the list ÷ its window, and outside that window. */
     duringWrkPerSecond: number;
@@ -574,7 +574,7 @@ export async function runWebhooks(opts: {
     // Rates: the drain starts when the service answers (or at the first delivery, if the worker was
     // quicker than the listener) and ends at the first arrival of the last expected pair.
     const seconds = (endAt - t0) / 1000;
-    const steadyFrom = t0 + 1000;
+    const steadyFrom = (final.firstAtMs ?? t0) + 1000;
     const timeline: number[] = [];
     final.timeline.forEach((count, i) => {
       const sec = Math.floor((final.baseMs + i * final.bucketMs - t0) / 1000);
