@@ -63,6 +63,9 @@ export class CoaVerifier {
   async verify(upload: CoaUpload): Promise<Verification> {
     const { accountId, file } = upload;
     const request = this.checkFields(upload.request);
+    // The form was just read in the same turn of the event loop: the lookups below wait one turn,
+    // so a request that came in meanwhile is not held behind both (see decideAndKeep).
+    await nextTurn();
     const directory = await this.directory();
     const resolved = resolve(directory, request);
     const sha256 = upload.sha256 ?? createHash('sha256').update(file).digest('hex');

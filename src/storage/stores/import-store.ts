@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { ChangeSignal } from '../../core/catalog/change-signal.ts';
 import { evidenceEvents } from '../../core/events/evidence-events.ts';
@@ -105,6 +106,11 @@ export class KyselyImportStore implements ImportStore {
       expect?: WriteExpectations;
     },
   ): Promise<ImportCounts> {
+    // On SQLite the transaction runs synchronously on the main thread from here to its commit; the
+    // caller's lookups (existingKeys) ran in this same turn of the event loop. One turn between them
+    // lets requests that arrived meanwhile through first (a small write, such as a queued CoA
+    // upload, is otherwise one stretch of a few milliseconds that a cached read waits behind).
+    await nextTurn();
     const result = await this.db.transaction().execute(async (trx) => {
       const rowVersion = await lockForWrite(trx);
       if (opts.expect)
