@@ -237,6 +237,11 @@ export class DeliveryWorker {
       }
       if (!fanOutBehind && !this.hasRoomForDue()) {
         await this.idle(Math.max(0, nextTick - performance.now()), true);
+      } else {
+        // The database calls are synchronous under the hood (better-sqlite3), so each `await` above
+        // resumes at once: without a real turn of the event loop here, a backlog of events kept the
+        // loop busy for seconds and the service answered no request meanwhile (bench: 5–16 s).
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
   }
