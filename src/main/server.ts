@@ -33,6 +33,8 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   // A process-wide V8 detail that costs a fifth of a cached read's throughput (decision 0014).
   await pinTickObjectShape();
   const container = await createContainer(config);
+  // SQLite's WAL checkpoints off the main thread (sqlite/checkpointer.ts).
+  container.store.checkpointInBackground();
   let app: FastifyInstance;
   let demo: { seeded: boolean; key: string | null };
   try {

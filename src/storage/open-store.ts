@@ -6,6 +6,7 @@ import { type DialectCapabilities, POSTGRES, SQLITE } from './dialect.ts';
 import { migrateToLatest } from './migrations/index.ts';
 import { connectPostgres, PostgresChangeListener } from './postgres/connect.ts';
 import type { Database } from './schema.ts';
+import { type Checkpointer, startCheckpointer } from './sqlite/checkpointer.ts';
 import { connectSqlite, sqliteChangeProbe } from './sqlite/connect.ts';
 import { type HitWriter, sqliteHitWriter } from './sqlite/rate-limit-writer.ts';
 import { KyselyBatchStore } from './stores/batch-store.ts';
@@ -40,6 +41,11 @@ export interface OpenedStore extends Store {
   readonly kysely: Kysely<Database>;
   readonly caps: DialectCapabilities;
   migrate(): Promise<string[]>;
+  /**
+   * SQLite: WAL checkpoints from now on run on a thread of their own (sqlite/checkpointer.ts), not
+   * inside a commit on the main thread. For a long-running server; nothing on PostgreSQL.
+   */
+  checkpointInBackground(): void;
 }
 
 export async function openStore(
@@ -52,6 +58,8 @@ export async function openStore(
   let stop: () => Promise<void>;
   let writeHits: HitWriter | undefined;
   let rawSqlite: import('better-sqlite3').Database | undefined;
+  let checkpointer: Checkpointer | null = null;
+  let checkpointInBackground = () => {};
   const applied: string[] = [];
   if (target.kind === 'sqlite') {
     const h = connectSqlite(target.path);
@@ -59,7 +67,12 @@ export async function openStore(
     caps = SQLITE;
     probe = sqliteChangeProbe(h.raw);
     rawSqlite = h.raw;
+    const path = target.path;
+    checkpointInBackground = () => {
+      if (path !== ':memory:') checkpointer ??= startCheckpointer(path);
+    };
     stop = async () => {
+      await checkpointer?.stop();
       await db.destroy();
     };
   } else {
@@ -116,6 +129,7 @@ export async function openStore(
       await afterMigrations(names);
       return names;
     },
+    checkpointInBackground,
     close: stop,
   };
 }
