@@ -580,6 +580,8 @@ describe('resolveHost (registration\u2019s resolver)', () => {
         allowPrivate: false,
         resolve: (h) => resolveHost(h, { timeoutMs: 50, lookup: hung }),
       }),
-    ).rejects.toThrow("Parameter 'url' has a host that does not resolve: slow.example.");
+    ).rejects.toThrow(
+      "Parameter 'url' must name a host that resolves, and only to public addresses: slow.example does not.",
+    );
   });
 });

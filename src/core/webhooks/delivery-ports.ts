@@ -48,14 +48,29 @@ export interface FanOutResult {
   endpointIds: string[];
 }
 
-/** An endpoint with messages due, and since when the oldest of them has waited (epoch ms). */
+/** An endpoint with messages due, its account, and since when the oldest has waited (epoch ms). */
 export interface DueEndpoint {
   endpointId: string;
+  accountId: number;
   oldestDueMs: number;
+}
+
+/** Which endpoints with due messages a worker asks for. */
+export interface DueQuery {
+  nowMs: number;
+  /** Plans whose accounts have webhooks (WEBHOOK_PLANS): other accounts' endpoints are left out. */
+  plans: readonly string[];
+  /** Endpoints this worker has no room for. */
+  excludeEndpoints: readonly string[];
+  /** Accounts this worker has no room for: all their endpoints are left out. */
+  excludeAccounts: readonly number[];
+  limit: number;
 }
 
 /** A claimed message, ready to send: the lease's token and the endpoint's health as stored. */
 export interface ClaimedMessage extends SendableMessage {
+  /** The endpoint's account: the worker counts its attempts in flight per account too. */
+  accountId: number;
   claimToken: string;
   /** The endpoint's failure streak (ISO 8601) when claimed; null while it succeeds. */
   failingSince: string | null;
@@ -67,20 +82,28 @@ export interface DeliveryStore {
   /**
    * Reads up to `batchSize` events past the cursor, creates the messages `plan` decides and moves
    * the cursor past them, in one transaction that first locks the cursor: two workers never fan
-   * out the same event twice. Returns what it did; `events < batchSize` means it caught up.
+   * out the same event twice. The targets are the endpoints of owners whose plan is one of
+   * `plans` (WEBHOOK_PLANS): another account's endpoints get no message at all. Returns what it
+   * did; `events < batchSize` means it caught up.
    */
-  fanOut(plan: FanOutPlanner, batchSize: number): Promise<FanOutResult>;
+  fanOut(plan: FanOutPlanner, batchSize: number, plans: readonly string[]): Promise<FanOutResult>;
   /**
-   * Enabled endpoints with pending messages due at `nowMs`, the longest-waiting first, at most
-   * `limit`, leaving out `exclude` (endpoints this worker has no room for).
+   * Enabled endpoints of accounts on one of `q.plans`, with pending messages due at `q.nowMs`, the
+   * longest-waiting first, at most `q.limit`, leaving out those this worker has no room for.
    */
-  dueEndpoints(nowMs: number, exclude: readonly string[], limit: number): Promise<DueEndpoint[]>;
+  dueEndpoints(q: DueQuery): Promise<DueEndpoint[]>;
   /**
    * Claims, per endpoint, at most its number of due pending messages (oldest due first) of enabled
-   * endpoints: each gets a fresh token and `next_attempt_at = leaseUntilMs`, so a claim whose
-   * worker died lapses by itself. Never returns a message another claim holds.
+   * endpoints whose account is on one of `plans` (checked again here: a plan may change between
+   * dueEndpoints and the claim): each gets a fresh token and `next_attempt_at = leaseUntilMs`, so a
+   * claim whose worker died lapses by itself. Never returns a message another claim holds.
    */
-  claim(slots: ReadonlyMap<string, number>, nowMs: number, leaseUntilMs: number): Promise<ClaimedMessage[]>;
+  claim(
+    slots: ReadonlyMap<string, number>,
+    nowMs: number,
+    leaseUntilMs: number,
+    plans: readonly string[],
+  ): Promise<ClaimedMessage[]>;
   /**
    * Writes the outcomes of several attempts in one transaction (each as WebhookStore.record
    * would). An outcome whose message is gone (deleted with its endpoint) is skipped; returns how

@@ -52,12 +52,7 @@ export async function checkUrl(raw: string, policy: UrlPolicy): Promise<string> 
   for (const a of await resolveOrRefuse(host, policy.resolve)) {
     // The class, not the address: a name may lead to an internal one, and this answer must not
     // become an oracle for what internal names resolve to.
-    const cls = nonPublicClass(a);
-    if (cls)
-      throw invalidParameter(
-        'url',
-        `must point to a public address: ${host} resolves to a non-public address (${cls}).`,
-      );
+    if (nonPublicClass(a)) throw unresolvable(host);
   }
   return url.href;
 }
@@ -69,9 +64,16 @@ async function resolveOrRefuse(host: string, resolve: HostResolver): Promise<str
   } catch {
     addresses = [];
   }
-  if (addresses.length === 0) throw invalidParameter('url', `has a host that does not resolve: ${host}.`);
+  if (addresses.length === 0) throw unresolvable(host);
   return addresses;
 }
+
+/**
+ * One answer whether a name does not resolve or resolves to a non-public address: telling them
+ * apart would let anyone ask which internal names exist (and of what kind) through registration.
+ */
+const unresolvable = (host: string) =>
+  invalidParameter('url', `must name a host that resolves, and only to public addresses: ${host} does not.`);
 
 /** `["*"]`, or a non-empty list of known event types (duplicates dropped, order kept). */
 export function checkEvents(raw: readonly string[]): Subscription {

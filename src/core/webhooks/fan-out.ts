@@ -1,3 +1,5 @@
+import { PLANS, type Plan } from '../accounts/model.ts';
+import { planAllows } from '../accounts/plans.ts';
 import { isoTime } from '../clock.ts';
 import { webhookPayload } from '../events/envelope.ts';
 import type { StoredEvent } from '../events/model.ts';
@@ -6,9 +8,18 @@ import { subscribes } from './endpoint-rules.ts';
 import { newDeliveryId } from './secrets.ts';
 
 /**
- * Who receives an event: every endpoint of the account that owns the event's vendor (the store
- * finds those) that subscribes to the event's type (decided here). One message per endpoint, due at
- * once. An endpoint that is disabled still gets its message, as `failed` with no attempt: nothing
+ * The plans whose accounts have webhooks (the rule is plans.ts': webhooks need `enterprise`
+ * access, as their API does). Only these accounts' endpoints get messages at fan-out, and a claim
+ * skips the endpoints of an account whose plan no longer allows it: a downgraded account, which
+ * can no longer manage its endpoints (403), receives nothing, and its pending messages wait for an
+ * upgrade back. The store is handed this list; no plan name is written in its SQL.
+ */
+export const WEBHOOK_PLANS: readonly Plan[] = PLANS.filter((p) => planAllows(p, 'enterprise'));
+
+/**
+ * Who receives an event: every endpoint of the account that owns the event's vendor, when that
+ * account's plan has webhooks (WEBHOOK_PLANS; the store finds those), that subscribes to the
+ * event's type (decided here). One message per endpoint, due at once. An endpoint that is disabled still gets its message, as `failed` with no attempt: nothing
  * is lost while a receiver is down, the delivery log and `/v1/events` show what it missed, and
  * `recover` sends it once the endpoint is enabled again. The body is the envelope
  * `{id, type, created, data}` serialised once: every attempt, retry and redeliver sends these exact

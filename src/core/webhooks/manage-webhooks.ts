@@ -4,6 +4,7 @@ import { newEventId } from '../events/ids.ts';
 import type { EventType } from '../events/model.ts';
 import { type AttemptPolicy, attemptOnce } from './attempt.ts';
 import { checkDescription, checkEvents, checkOverlap, checkUrl, type UrlPolicy } from './endpoint-rules.ts';
+import { ManualSendGate, type ManualSendLimits } from './manual-sends.ts';
 import {
   type Attempt,
   type Delivery,
@@ -25,6 +26,8 @@ export interface WebhooksDeps {
   urls: UrlPolicy;
   policy: AttemptPolicy;
   maxEndpointsPerAccount: number;
+  /** Bounds on test and redeliver (manual-sends.ts); the defaults unless a test narrows them. */
+  manualSends?: ManualSendLimits;
 }
 
 export interface EndpointInput {
@@ -55,7 +58,11 @@ export interface AttemptAnswer {
  * `not_found`, exactly like one that does not exist. Delivery itself is the worker's (src/worker/).
  */
 export class Webhooks {
-  constructor(private readonly d: WebhooksDeps) {}
+  private readonly manual: ManualSendGate;
+
+  constructor(private readonly d: WebhooksDeps) {
+    this.manual = new ManualSendGate(() => d.clock.now(), d.manualSends);
+  }
 
   async create(
     accountId: number,
@@ -64,12 +71,6 @@ export class Webhooks {
     const events = checkEvents(input.events);
     const description = checkDescription(input.description ?? '');
     const url = await checkUrl(input.url, this.d.urls);
-    if ((await this.d.store.countEndpoints(accountId)) >= this.d.maxEndpointsPerAccount) {
-      throw new DomainError(
-        'conflict',
-        `An account may register at most ${this.d.maxEndpointsPerAccount} webhook endpoints: delete one first.`,
-      );
-    }
     const now = isoTime(this.d.clock.now());
     const endpoint: WebhookEndpoint = {
       id: newEndpointId(),
@@ -85,7 +86,13 @@ export class Webhooks {
       updatedAt: now,
     };
     const secret = newSecret();
-    await this.d.store.insertEndpoint(endpoint, secret);
+    // Counted and inserted under the account's lock: concurrent creates cannot pass the cap together.
+    if (!(await this.d.store.insertEndpoint(endpoint, secret, this.d.maxEndpointsPerAccount))) {
+      throw new DomainError(
+        'conflict',
+        `An account may register at most ${this.d.maxEndpointsPerAccount} webhook endpoints: delete one first.`,
+      );
+    }
     return { endpoint, secret };
   }
 
@@ -161,8 +168,11 @@ export class Webhooks {
       url: endpoint.url,
       secrets,
     };
-    await this.d.store.insertSettled({ ...m, createdAt: isoTime(nowMs) });
-    return this.attemptNow(accountId, endpoint, m, 'test');
+    // Inside the gate: a refused test leaves no message behind.
+    return this.manual.run(accountId, async () => {
+      await this.d.store.insertSettled({ ...m, createdAt: isoTime(nowMs) });
+      return this.sendNow(accountId, endpoint, m, 'test');
+    });
   }
 
   async deliveries(
@@ -180,7 +190,7 @@ export class Webhooks {
     const m = await this.d.store.sendable(id, deliveryId);
     if (!m)
       throw new DomainError('not_found', `Delivery '${deliveryId}' does not exist for endpoint '${id}'.`);
-    return this.attemptNow(accountId, endpoint, m, 'redeliver');
+    return this.manual.run(accountId, () => this.sendNow(accountId, endpoint, m, 'redeliver'));
   }
 
   /** Failed messages created since `since` are tried again, from the start of the schedule. */
@@ -208,7 +218,7 @@ export class Webhooks {
     return this.d.store.listEvents({ ...q, accountId, since });
   }
 
-  private async attemptNow(
+  private async sendNow(
     accountId: number,
     endpoint: WebhookEndpoint,
     m: SendableMessage,

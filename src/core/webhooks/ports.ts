@@ -87,7 +87,11 @@ export interface AttemptRecord {
 /** Storage of endpoints, messages and attempts (storage/stores/webhook-store.ts). */
 export interface WebhookStore {
   countEndpoints(accountId: number): Promise<number>;
-  insertEndpoint(e: WebhookEndpoint, secret: string): Promise<void>;
+  /**
+   * Inserts the endpoint unless its account already has `maxPerAccount`; false then. Counted and
+   * inserted under the account's write lock, so concurrent creates cannot pass the cap together.
+   */
+  insertEndpoint(e: WebhookEndpoint, secret: string, maxPerAccount: number): Promise<boolean>;
   listEndpoints(accountId: number): Promise<WebhookEndpoint[]>;
   /** The account's endpoint; null for another account's or none. */
   getEndpoint(accountId: number, id: string): Promise<WebhookEndpoint | null>;
@@ -121,7 +125,10 @@ export interface WebhookStore {
     createdAt: string;
   }): Promise<void>;
   record(r: AttemptRecord): Promise<void>;
-  /** Failed messages of the endpoint created at or after `since` become pending, due now. */
+  /**
+   * Failed messages of the endpoint created at or after `since` become pending, due now. Test
+   * events are not recovered: they were answers to a request, not events the account missed.
+   */
   requeueFailed(endpointId: string, since: string, nowMs: number): Promise<number>;
   listEvents(q: EventListQuery): Promise<{ total: number; items: AccountEvent[] }>;
 }

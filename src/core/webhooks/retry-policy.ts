@@ -41,8 +41,10 @@ export function parseRetryAfter(value: string, nowMs: number): number | null {
 
 /**
  * When to try again after the `attemptsMade`-th failed attempt: the schedule's step with ±10 %
- * jitter (so a receiver that failed for everyone is not hit by everyone at once), or the
- * receiver's `Retry-After` when it gave one (at least a second). null: retries are exhausted.
+ * jitter (so a receiver that failed for everyone is not hit by everyone at once), or later when the
+ * receiver's `Retry-After` asks for more. Never sooner than the step: `Retry-After: 0` on every 429
+ * would otherwise spend the whole schedule in seconds and leave the message failed.
+ * null: retries are exhausted.
  */
 export function retryDelay(
   schedule: readonly number[],
@@ -52,6 +54,6 @@ export function retryDelay(
 ): number | null {
   const step = schedule[attemptsMade - 1];
   if (step === undefined) return null;
-  if (retryAfterMs !== null) return Math.max(1000, retryAfterMs);
-  return Math.max(1, Math.round(step * (0.9 + 0.2 * random())));
+  const scheduled = Math.max(1, Math.round(step * (0.9 + 0.2 * random())));
+  return retryAfterMs === null ? scheduled : Math.max(scheduled, retryAfterMs, 1000);
 }

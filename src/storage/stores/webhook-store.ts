@@ -10,6 +10,7 @@ import type {
   Subscription,
   WebhookEndpoint,
 } from '../../core/webhooks/model.ts';
+import { TEST_EVENT_TYPE } from '../../core/webhooks/model.ts';
 import type {
   AccountEvent,
   AttemptRecord,
@@ -39,26 +40,42 @@ export class KyselyWebhookStore implements WebhookStore {
     return Number(r.n);
   }
 
-  async insertEndpoint(e: WebhookEndpoint, secret: string): Promise<void> {
-    await this.db
-      .insertInto('webhook_endpoints')
-      .values({
-        id: e.id,
-        account_id: e.accountId,
-        url: e.url,
-        events: JSON.stringify(e.events),
-        description: e.description,
-        enabled: e.enabled ? 1 : 0,
-        disabled_reason: e.disabledReason,
-        disabled_at: e.disabledAt,
-        failing_since: e.failingSince,
-        secret,
-        previous_secret: null,
-        previous_secret_until: null,
-        created_at: e.createdAt,
-        updated_at: e.updatedAt,
-      })
-      .execute();
+  async insertEndpoint(e: WebhookEndpoint, secret: string, maxPerAccount: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      // A write to the account's row first: PostgreSQL locks it until commit (a second create of
+      // the account waits here, then counts this one), and SQLite takes its write lock at once.
+      await trx
+        .updateTable('accounts')
+        .set((eb) => ({ id: eb.ref('id') }))
+        .where('id', '=', e.accountId)
+        .execute();
+      const r = await trx
+        .selectFrom('webhook_endpoints')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', e.accountId)
+        .executeTakeFirstOrThrow();
+      if (Number(r.n) >= maxPerAccount) return false;
+      await trx
+        .insertInto('webhook_endpoints')
+        .values({
+          id: e.id,
+          account_id: e.accountId,
+          url: e.url,
+          events: JSON.stringify(e.events),
+          description: e.description,
+          enabled: e.enabled ? 1 : 0,
+          disabled_reason: e.disabledReason,
+          disabled_at: e.disabledAt,
+          failing_since: e.failingSince,
+          secret,
+          previous_secret: null,
+          previous_secret_until: null,
+          created_at: e.createdAt,
+          updated_at: e.updatedAt,
+        })
+        .execute();
+      return true;
+    });
   }
 
   async listEndpoints(accountId: number): Promise<WebhookEndpoint[]> {
@@ -193,10 +210,18 @@ export class KyselyWebhookStore implements WebhookStore {
   private async attemptsOf(messageIds: string[]): Promise<Map<string, Attempt[]>> {
     const out = new Map<string, Attempt[]>();
     if (messageIds.length === 0) return out;
-    const rows = await this.db
+    // The newest ATTEMPTS_PER_DELIVERY of each message, chosen by the database: a message
+    // redelivered thousands of times must not be read whole to show its last few.
+    const ranked = this.db
       .selectFrom('webhook_attempts')
       .selectAll()
+      .select(sql<number>`row_number() over (partition by message_id order by id desc)`.as('rn'))
       .where('message_id', 'in', messageIds)
+      .as('a');
+    const rows = await this.db
+      .selectFrom(ranked)
+      .selectAll()
+      .where('rn', '<=', ATTEMPTS_PER_DELIVERY)
       .orderBy('id')
       .execute();
     for (const r of rows) {
@@ -211,8 +236,6 @@ export class KyselyWebhookStore implements WebhookStore {
       if (list) list.push(a);
       else out.set(r.message_id, [a]);
     }
-    for (const [k, list] of out)
-      if (list.length > ATTEMPTS_PER_DELIVERY) out.set(k, list.slice(-ATTEMPTS_PER_DELIVERY));
     return out;
   }
 
@@ -288,6 +311,7 @@ export class KyselyWebhookStore implements WebhookStore {
       .set({ status: 'pending', attempts: 0, next_attempt_at: nowMs, claim_token: null })
       .where('endpoint_id', '=', endpointId)
       .where('status', '=', 'failed')
+      .where('event_type', '!=', TEST_EVENT_TYPE)
       .where('created_at', '>=', since)
       .executeTakeFirst();
     return Number(r.numUpdatedRows);

@@ -166,10 +166,13 @@ describe('retryDelay', () => {
     expect(retryDelay([], 1, null)).toBeNull();
   });
 
-  it('honours Retry-After instead of the step, at least a second', () => {
+  it('honours a Retry-After longer than the step; never retries sooner than the step, nor within a second', () => {
     expect(retryDelay(SCHEDULE, 1, 60_000, () => 0)).toBe(60_000);
-    expect(retryDelay(SCHEDULE, 3, 2_000)).toBe(2_000);
-    expect(retryDelay(SCHEDULE, 1, 0)).toBe(1_000);
+    // Shorter than the step (30 min ± 10 %): the step stands, so Retry-After: 0 cannot burn the schedule.
+    expect(retryDelay(SCHEDULE, 3, 2_000, () => 0.5)).toBe(1_800_000);
+    expect(retryDelay(SCHEDULE, 1, 0, () => 0.5)).toBe(5_000);
+    expect(retryDelay([10, 20], 1, 0, () => 0.5)).toBe(1_000);
+    expect(retryDelay([10, 20], 1, 3_000, () => 0.5)).toBe(3_000);
   });
 
   it('works with a shortened test schedule', () => {
