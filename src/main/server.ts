@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.ts';
 import { type Container, createContainer, createDeliveryWorker, PRIVATE_URLS_WARNING } from '../container.ts';
 import { buildApp } from '../http/app.ts';
-import type { DeliveryWorker } from '../worker/delivery-worker.ts';
+import { parseDatabaseUrl } from '../storage/open-store.ts';
+import { DeliveryHost } from '../worker/delivery-host.ts';
 import { prepareDemo } from './demo-key.ts';
 import { limitHeapGrowth, markOnOwnThreads } from './heap-growth.ts';
 import { pinTickObjectShape } from './tick-shape.ts';
@@ -10,8 +11,12 @@ import { pinTickObjectShape } from './tick-shape.ts';
 export interface RunningServer {
   app: FastifyInstance;
   container: Container;
-  /** The webhook delivery worker running in this process; null when WEBHOOK_WORKER=false. */
-  worker: DeliveryWorker | null;
+  /**
+   * The webhook delivery worker of this process, in a thread of its own at a lower priority
+   * (worker/delivery-host.ts); on an in-memory SQLite database, on the main thread (another
+   * connection would open another, empty database). Null when WEBHOOK_WORKER=false.
+   */
+  worker: { stop(): Promise<void> } | null;
   /** Where it listens, e.g. `http://127.0.0.1:3000`. */
   base: string;
   /** What a newcomer is told at start-up. */
@@ -52,10 +57,7 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   }
   if (config.webhooks.allowPrivateUrls) app.log.warn(PRIVATE_URLS_WARNING);
   // After listen: a process that failed to start never claimed a message.
-  const worker = config.webhooks.workerInServe
-    ? createDeliveryWorker(config, container.store, container.clock, container.sender, app.log)
-    : null;
-  worker?.start();
+  const worker = config.webhooks.workerInServe ? startDeliveries(config, container, app.log) : null;
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
@@ -68,7 +70,7 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   ];
   banner.push(
     worker
-      ? 'Webhook delivery: on, in this process (WEBHOOK_WORKER=false leaves it to `purerank worker`)'
+      ? 'Webhook delivery: on, in this process (a thread of its own, at a lower priority; WEBHOOK_WORKER=false leaves it to `purerank worker`)'
       : 'Webhook delivery: off in this process (WEBHOOK_WORKER=false); run `purerank worker` to deliver',
   );
   if (demo.seeded) banner.push('Loaded the demo dataset into the empty database.');
@@ -86,6 +88,23 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
     return stopping;
   };
   return { app, container, worker, base, banner, stop };
+}
+
+/**
+ * The delivery worker in its own thread, at a lower priority than this one, which answers the
+ * requests: its database calls are synchronous, and sharing this thread a backlog's drain took most
+ * of the CPU from the requests (docs/webhooks.md). An in-memory database cannot be opened twice.
+ */
+function startDeliveries(config: Readonly<Config>, container: Container, log: FastifyBaseLogger) {
+  const target = parseDatabaseUrl(config.databaseUrl);
+  if (target.kind === 'sqlite' && target.path === ':memory:') {
+    const inProcess = createDeliveryWorker(config, container.store, container.clock, container.sender, log);
+    inProcess.start();
+    return inProcess;
+  }
+  const host = new DeliveryHost(config, log);
+  host.start();
+  return host;
 }
 
 /** Stops the server on SIGINT or SIGTERM, within a grace period, then exits. */

@@ -35,8 +35,9 @@ function cliEntry(): Promise<string> {
         // Another test file removed it first.
       }
     }
-    // A folder per bundle: the CLI and, beside it, the PDF worker the service starts (it is found
-    // next to the module that starts it, as dist/ has it), both ESM.
+    // A folder per bundle: the CLI and, beside it, the threads the service starts (the PDF worker,
+    // the webhook delivery thread: each is found next to the module that starts it, as dist/ has
+    // it), all ESM.
     const dir = join(BUNDLE_DIR, `cli-${process.pid}-${Date.now()}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
@@ -44,6 +45,7 @@ function cliEntry(): Promise<string> {
       entryPoints: {
         cli: join(ROOT, 'src/main/cli.ts'),
         'extract-worker': join(ROOT, 'src/adapters/pdf/extract-worker.ts'),
+        'delivery-thread': join(ROOT, 'src/worker/delivery-thread.ts'),
       },
       outdir: dir,
       bundle: true,

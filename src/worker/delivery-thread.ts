@@ -1,0 +1,102 @@
+import { writeFileSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createDeliveryWorker, createWebhookSender } from '../container.ts';
+import { systemClock } from '../core/clock.ts';
+import { openStore, parseDatabaseUrl } from '../storage/open-store.ts';
+import {
+  DELIVERY_THREAD_NAME,
+  type DeliveryThreadData,
+  type FromDeliveryThread,
+  type SentError,
+  type ToDeliveryThread,
+} from './delivery-host.ts';
+import type { WorkerLog } from './delivery-worker.ts';
+
+/**
+ * The webhook delivery worker's thread inside `purerank serve` (delivery-host.ts starts it). Its own
+ * event loop, its own database connection and its own HTTP client, at a lower CPU priority than the
+ * thread that answers requests: the worker's database calls are synchronous (better-sqlite3), and
+ * on the main thread a backlog's drain took most of its CPU from the requests (docs/webhooks.md).
+ */
+
+if (!parentPort) throw new Error('delivery-thread.ts is the entry of a worker thread (delivery-host.ts)');
+const port = parentPort;
+const { config, nice } = workerData as DeliveryThreadData;
+
+function lowerPriority(value: number | null): number | null {
+  if (value !== null) {
+    // On Linux 0 names the calling thread (each thread has its own nice value), so this lowers this
+    // thread only, not the service (as the PDF workers do, extract-worker.ts). Elsewhere it may
+    // apply to the whole process or be refused; neither is worth failing deliveries for.
+    try {
+      setPriority(0, value);
+    } catch {
+      // Not permitted: the worker runs at the process's priority.
+    }
+  }
+  try {
+    return getPriority(0);
+  } catch {
+    return null;
+  }
+}
+
+function nameThread(): void {
+  // So an operator (and the test) can tell this thread from the service's others. Linux only;
+  // /proc/thread-self is the calling thread, and a synchronous write runs on it.
+  try {
+    writeFileSync('/proc/thread-self/comm', DELIVERY_THREAD_NAME);
+  } catch {
+    // No procfs: the thread keeps its inherited name.
+  }
+}
+
+const send = (m: FromDeliveryThread) => port.postMessage(m);
+
+function plain(fields: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields)) {
+    if (v instanceof Error) {
+      const code = (v as NodeJS.ErrnoException).code;
+      const e: SentError = {
+        $error: { type: v.name, message: v.message, ...(v.stack ? { stack: v.stack } : {}) },
+      };
+      if (typeof code === 'string') e.$error.code = code;
+      out[k] = e;
+    } else out[k] = v;
+  }
+  return out;
+}
+
+const log: WorkerLog = {
+  info: (fields, msg) => send({ kind: 'log', level: 'info', fields: plain(fields), msg }),
+  warn: (fields, msg) => send({ kind: 'log', level: 'warn', fields: plain(fields), msg }),
+  error: (fields, msg) => send({ kind: 'log', level: 'error', fields: plain(fields), msg }),
+};
+
+nameThread();
+const priority = lowerPriority(nice);
+// The main thread has migrated the schema before it started this thread.
+const store = await openStore(parseDatabaseUrl(config.databaseUrl), {
+  method: config.scoring,
+  migrate: false,
+});
+const sender = createWebhookSender(config);
+const worker = createDeliveryWorker(config, store, systemClock, sender, log);
+
+let stopping = false;
+port.on('message', (m: ToDeliveryThread) => {
+  if (m.kind !== 'stop' || stopping) return;
+  stopping = true;
+  void (async () => {
+    await worker.stop();
+    await sender.close().catch((err: unknown) => log.error({ err }, 'closing the webhook sender failed'));
+    await store.close().catch((err: unknown) => log.error({ err }, 'closing the delivery store failed'));
+    // Nothing else holds the event loop: the thread ends.
+    port.close();
+  })();
+});
+
+worker.start();
+send({ kind: 'started', nice: priority });
