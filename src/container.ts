@@ -172,6 +172,7 @@ export function createDeliveryWorker(
       pollMs: config.webhooks.pollMs,
       concurrency: config.webhooks.concurrency,
       endpointConcurrency: config.webhooks.endpointConcurrency,
+      accountConcurrency: config.webhooks.accountConcurrency,
       leaseMs: leaseFor(config.webhooks.timeoutMs),
     },
   );

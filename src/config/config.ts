@@ -86,6 +86,12 @@ export interface WebhookConfig {
   endpointConcurrency: number;
   /** Attempts in flight per worker, all endpoints (WEBHOOK_CONCURRENCY). (200) */
   concurrency: number;
+  /**
+   * Attempts in flight per account per worker, all its endpoints (WEBHOOK_ACCOUNT_CONCURRENCY):
+   * one account's endpoints never take more, so the other accounts keep at least
+   * `concurrency - accountConcurrency` slots. (50, a quarter of the default concurrency)
+   */
+  accountConcurrency: number;
   /** How often the worker looks for new events and due retries (WEBHOOK_POLL_MS). (250 ms) */
   pollMs: number;
   /** Run the delivery worker inside `purerank serve` (WEBHOOK_WORKER). (true) */
@@ -158,6 +164,7 @@ export const DEFAULTS: Config = {
     disableAfterMs: 5 * DAY_MS,
     endpointConcurrency: 10,
     concurrency: 200,
+    accountConcurrency: 50,
     pollMs: 250,
     workerInServe: true,
     maxEndpointsPerAccount: 20,
@@ -296,6 +303,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
         1000,
       ),
       concurrency: int(env, 'WEBHOOK_CONCURRENCY', DEFAULTS.webhooks.concurrency, 1, 10_000),
+      accountConcurrency: int(
+        env,
+        'WEBHOOK_ACCOUNT_CONCURRENCY',
+        DEFAULTS.webhooks.accountConcurrency,
+        1,
+        10_000,
+      ),
       pollMs: int(env, 'WEBHOOK_POLL_MS', DEFAULTS.webhooks.pollMs, 10, 60_000),
       workerInServe: bool(env, 'WEBHOOK_WORKER', DEFAULTS.webhooks.workerInServe),
       maxEndpointsPerAccount: int(

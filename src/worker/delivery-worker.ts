@@ -1,9 +1,18 @@
 import type { Clock } from '../core/clock.ts';
 import { isoTime } from '../core/clock.ts';
 import { type AttemptPolicy, attemptOnce } from '../core/webhooks/attempt.ts';
-import { fullEndpoints, planClaims } from '../core/webhooks/claim-plan.ts';
+import {
+  anyClaimable,
+  type ClaimLimits,
+  type DueRef,
+  fullAccounts,
+  fullEndpoints,
+  type InFlight,
+  nextTurnOrder,
+  planClaims,
+} from '../core/webhooks/claim-plan.ts';
 import type { ClaimedMessage, DeliveryStore } from '../core/webhooks/delivery-ports.ts';
-import { fanOutPlanner } from '../core/webhooks/fan-out.ts';
+import { fanOutPlanner, WEBHOOK_PLANS } from '../core/webhooks/fan-out.ts';
 import type { WebhookSender } from '../core/webhooks/model.ts';
 import type { AttemptRecord } from '../core/webhooks/ports.ts';
 
@@ -21,6 +30,12 @@ export interface DeliveryWorkerOptions {
   concurrency: number;
   /** Attempts in flight in this worker per endpoint (WEBHOOK_ENDPOINT_CONCURRENCY). */
   endpointConcurrency: number;
+  /**
+   * Attempts in flight in this worker per account, all its endpoints (WEBHOOK_ACCOUNT_CONCURRENCY):
+   * an account's many endpoints at a receiver that hangs leave the others at least
+   * `concurrency - accountConcurrency` slots.
+   */
+  accountConcurrency: number;
   /** How long a claim holds a message: an attempt's time limit plus a margin to record it. */
   leaseMs: number;
   /** Outbox events per fan-out transaction. */
@@ -86,8 +101,10 @@ interface PendingOutcome {
 
 /**
  * The webhook delivery worker (issue [7]): fans outbox events out into messages, claims due
- * messages per endpoint within its concurrency bounds, sends each through attemptOnce (the one
- * place that decides an attempt's verdict) and writes the outcomes in batches.
+ * messages per endpoint within its concurrency bounds (per endpoint, per account, in all; free
+ * slots shared across accounts first: claim-plan.ts), sends each through attemptOnce (the one
+ * place that decides an attempt's verdict) and writes the outcomes in batches. Only accounts whose
+ * plan has webhooks (WEBHOOK_PLANS) get messages, and only theirs are claimed.
  *
  * It holds in memory only what it has started: a claim takes no more messages than there are free
  * slots, and a claimed message is sent at once. What it holds when it dies lapses with the lease
@@ -102,11 +119,14 @@ export class DeliveryWorker {
   private loop: Promise<void> | null = null;
   private stopping: Promise<void> | null = null;
 
+  /** Attempts in flight per endpoint. */
   private readonly inFlight = new Map<string, number>();
+  /** Attempts in flight per account. */
+  private readonly inFlightAccounts = new Map<number, number>();
   private inFlightTotal = 0;
   private readonly attempts = new Set<Promise<void>>();
-  /** Endpoints with messages due, in turn order; refreshed each poll, drained by claims. */
-  private due: string[] = [];
+  /** Endpoints with messages due, with their accounts, in turn order; refreshed each poll. */
+  private due: DueRef[] = [];
   /**
    * Failure streaks as this worker's own outcomes left them, for attempts already under way on
    * the same endpoint (their claim read the streak before). Forgotten once the endpoint has
@@ -128,6 +148,8 @@ export class DeliveryWorker {
   private nextPurgeAt = 0;
 
   private readonly plan = fanOutPlanner(() => this.deps.clock.now());
+  private readonly limits: ClaimLimits;
+  private readonly counts: InFlight = { endpoints: this.inFlight, accounts: this.inFlightAccounts };
 
   readonly stats: DeliveryStats = {
     eventsFannedOut: 0,
@@ -153,6 +175,7 @@ export class DeliveryWorker {
       stopGraceMs: 5_000,
       ...opts,
     };
+    this.limits = { perEndpoint: this.opts.endpointConcurrency, perAccount: this.opts.accountConcurrency };
   }
 
   start(): void {
@@ -162,6 +185,7 @@ export class DeliveryWorker {
       {
         concurrency: this.opts.concurrency,
         endpointConcurrency: this.opts.endpointConcurrency,
+        accountConcurrency: this.opts.accountConcurrency,
         pollMs: this.opts.pollMs,
         leaseMs: this.opts.leaseMs,
       },
@@ -252,7 +276,7 @@ export class DeliveryWorker {
    */
   private async fanOutBatch(behind: boolean): Promise<boolean> {
     if (!behind && !(await this.deps.store.outboxAhead())) return false;
-    const r = await this.deps.store.fanOut(this.plan, this.opts.fanOutBatch);
+    const r = await this.deps.store.fanOut(this.plan, this.opts.fanOutBatch, WEBHOOK_PLANS);
     this.stats.eventsFannedOut += r.events;
     this.stats.messagesCreated += r.messages;
     return r.events === this.opts.fanOutBatch;
@@ -272,9 +296,14 @@ export class DeliveryWorker {
   }
 
   private async refreshDue(): Promise<void> {
-    const exclude = fullEndpoints(this.inFlight, this.opts.endpointConcurrency);
-    const due = await this.deps.store.dueEndpoints(this.deps.clock.now(), exclude, DUE_ENDPOINTS_LIMIT);
-    this.due = due.map((d) => d.endpointId);
+    const due = await this.deps.store.dueEndpoints({
+      nowMs: this.deps.clock.now(),
+      plans: WEBHOOK_PLANS,
+      excludeEndpoints: fullEndpoints(this.counts, this.limits),
+      excludeAccounts: fullAccounts(this.counts, this.limits),
+      limit: DUE_ENDPOINTS_LIMIT,
+    });
+    this.due = due.map((d) => ({ endpointId: d.endpointId, accountId: d.accountId }));
   }
 
   /**
@@ -290,26 +319,24 @@ export class DeliveryWorker {
     if (n < PURGE_BATCH) this.nextPurgeAt = performance.now() + this.opts.purgeEveryMs;
   }
 
+  /** Whether a claim now could start anything (else the loop waits for a slot or the next poll). */
   private hasRoomForDue(): boolean {
     if (this.free() <= 0) return false;
-    return this.due.some((id) => (this.inFlight.get(id) ?? 0) < this.opts.endpointConcurrency);
+    return anyClaimable(this.due, this.counts, this.limits);
   }
 
   private async claimAndStart(): Promise<void> {
     const free = this.free();
     if (free <= 0 || this.due.length === 0) return;
-    const slots = planClaims(this.due, this.inFlight, this.opts.endpointConcurrency, free);
+    const slots = planClaims(this.due, this.counts, this.limits, free);
     if (slots.size === 0) return;
     const now = this.deps.clock.now();
-    const claimed = await this.deps.store.claim(slots, now, now + this.opts.leaseMs);
+    const claimed = await this.deps.store.claim(slots, now, now + this.opts.leaseMs, WEBHOOK_PLANS);
     this.stats.claimed += claimed.length;
     const got = new Map<string, number>();
     for (const m of claimed) got.set(m.endpointId, (got.get(m.endpointId) ?? 0) + 1);
-    // An endpoint that yielded fewer than asked has nothing more due until the next look; those
-    // served go to the back of the turn order, so the next free slots go to the others first.
-    const unserved = this.due.filter((id) => !slots.has(id));
-    const served = this.due.filter((id) => slots.has(id) && (got.get(id) ?? 0) >= slots.get(id)!);
-    this.due = [...unserved, ...served];
+    // Those served go to the back of the turn order, so the next free slots go to the others first.
+    this.due = nextTurnOrder(this.due, slots, got);
     // A stop gave up on this claim (the database was too slow): leave them to lapse.
     if (this.abandoned) return;
     for (const m of claimed) this.begin(m);
@@ -317,7 +344,9 @@ export class DeliveryWorker {
 
   private begin(m: ClaimedMessage): void {
     const ep = m.endpointId;
+    const account = m.accountId;
     this.inFlight.set(ep, (this.inFlight.get(ep) ?? 0) + 1);
+    this.inFlightAccounts.set(account, (this.inFlightAccounts.get(account) ?? 0) + 1);
     this.inFlightTotal += 1;
     this.unsettled.set(ep, (this.unsettled.get(ep) ?? 0) + 1);
     const failingSince = this.health.has(ep) ? this.health.get(ep)! : m.failingSince;
@@ -346,6 +375,8 @@ export class DeliveryWorker {
       .finally(() => {
         this.inFlight.set(ep, (this.inFlight.get(ep) ?? 1) - 1);
         if (this.inFlight.get(ep) === 0) this.inFlight.delete(ep);
+        this.inFlightAccounts.set(account, (this.inFlightAccounts.get(account) ?? 1) - 1);
+        if (this.inFlightAccounts.get(account) === 0) this.inFlightAccounts.delete(account);
         this.inFlightTotal -= 1;
         if (!recorded) this.settle(ep);
         this.attempts.delete(attempt);

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAY_MS, ManualClock } from '../../src/core/clock.ts';
+import { fanOutPlanner, WEBHOOK_PLANS } from '../../src/core/webhooks/fan-out.ts';
 import type { DeliveryWorker } from '../../src/worker/delivery-worker.ts';
 import { T0, type TestContext } from '../support/context.ts';
 import { DIALECTS } from '../support/databases.ts';
@@ -296,6 +297,69 @@ describe.each(DIALECTS)('webhook delivery worker (%s)', (dialect) => {
     expect(receiver.countById('/slow').size).toBe(4);
     const slowRows = await rows(ctx, slow.endpoint.id);
     expect(slowRows.filter((m) => m.claim_token !== null)).toHaveLength(4);
+  });
+
+  it("one account's many endpoints at a receiver that hangs never delay another account's deliveries: the account cap holds them", async () => {
+    // 8 endpoints × 5 per endpoint would be twice the worker's 20 slots; the account cap is 10.
+    const { ctx, receiver } = await setup(
+      (r) => (r.path.startsWith('/slow') ? { hang: true } : { status: 204 }),
+      { endpointConcurrency: 5, accountConcurrency: 10, concurrency: 20, timeoutMs: 3_000 },
+    );
+    const slowPaths = Array.from({ length: 8 }, (_, i) => `/slow-${i}`);
+    for (const path of slowPaths) {
+      await ctx.container.webhooks.create(ctx.ownerId, { url: receiver.url(path), events: ['*'] });
+    }
+    await ctx.container.webhooks.create(ctx.otherId, { url: receiver.url('/fast'), events: ['*'] });
+    start(ctx);
+    // The hog's backlog first, committed before the other account's events: 240 messages due.
+    await ctx.load(reviews('alpha', 30));
+    const hanging = () => receiver.received.filter((r) => r.path.startsWith('/slow')).length;
+    await eventually('the hog is at its account cap', () => hanging() === 10);
+    const t = performance.now();
+    await ctx.load(reviews('beta', 40));
+    await eventually('every event at /fast', () => receiver.countById('/fast').size === 40, 3_000);
+    const took = performance.now() - t;
+    // Without the account cap the hog held all 20 slots for 3 s (the attempts' time limit).
+    expect(took).toBeLessThan(1_000);
+    expect(hanging()).toBe(10);
+    // Shared round the hog's endpoints too: none took a second slot before each had one.
+    for (const path of slowPaths) {
+      expect(receiver.received.filter((r) => r.path === path).length).toBeGreaterThanOrEqual(1);
+      expect(receiver.received.filter((r) => r.path === path).length).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('a downgraded account gets no message and its waiting ones are not sent; upgraded back, they go out', async () => {
+    const { ctx, receiver } = await setup();
+    const hooks = ctx.container.webhooks;
+    const mine = await hooks.create(ctx.ownerId, { url: receiver.url('/owner'), events: ['*'] });
+    await hooks.create(ctx.otherId, { url: receiver.url('/other'), events: ['*'] });
+    // Two messages pending for the owner (fanned out, not yet sent) when the plan changes.
+    await ctx.load(reviews('alpha', 2));
+    const waiting = await ctx.container.store.outbox.list({ limit: 10 });
+    expect(
+      (await ctx.container.store.deliveries.fanOut(fanOutPlanner(Date.now), 500, WEBHOOK_PLANS)).messages,
+    ).toBe(2);
+    await ctx.container.operator.updateAccount('owner', { plan: 'pro' }, 'test');
+    const worker = start(ctx);
+    await ctx.load([...reviews('alpha', 3), ...reviews('beta', 2)]);
+    await eventually('the other account served', () => receiver.countById('/other').size === 2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.countById('/owner').size).toBe(0);
+    // The events of the downgraded time made no message; the two from before wait, untried.
+    const held = await rows(ctx, mine.endpoint.id);
+    expect(held.map((m) => [m.status, Number(m.attempts), m.claim_token]).sort()).toEqual([
+      ['pending', 0, null],
+      ['pending', 0, null],
+    ]);
+    expect(worker.stats).toMatchObject({ eventsFannedOut: 5, messagesCreated: 2 });
+
+    await ctx.container.operator.updateAccount('owner', { plan: 'enterprise' }, 'test');
+    await eventually('the waiting messages sent', () => receiver.countById('/owner').size === 2);
+    expect([...receiver.countById('/owner').keys()].sort()).toEqual(waiting.map((e) => e.id).sort());
+    // And new events reach it again.
+    await ctx.load(reviews('alpha', 1));
+    await eventually('a new event delivered', () => receiver.countById('/owner').size === 3);
   });
 
   it('keeps going when an outcome cannot be written (its endpoint was deleted mid-attempt)', async () => {

@@ -143,6 +143,7 @@ describe.each(DIALECTS)('webhook delivery across processes (%s)', (dialect) => {
         pollMs: w.pollMs,
         concurrency: w.concurrency,
         endpointConcurrency: w.endpointConcurrency,
+        accountConcurrency: w.accountConcurrency,
         leaseMs: w.timeoutMs + 1_000,
       },
     );

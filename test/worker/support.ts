@@ -162,6 +162,7 @@ export function workerFor(
       pollMs: w.pollMs,
       concurrency: w.concurrency,
       endpointConcurrency: w.endpointConcurrency,
+      accountConcurrency: w.accountConcurrency,
       leaseMs: w.timeoutMs + 1_000,
       stopGraceMs: 1_000,
       ...opts.options,

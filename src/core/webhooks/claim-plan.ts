@@ -79,6 +79,33 @@ export function planClaims(
   return slots;
 }
 
+/**
+ * The turn order after a claim. An endpoint that yielded fewer messages than asked has nothing
+ * more due until the next look at the database: it is dropped. Accounts that were served go to the
+ * back (as wholes, so that slots freed one at a time alternate between accounts rather than going
+ * round one account's 20 endpoints first), and within such an account its served endpoints go
+ * behind its others.
+ */
+export function nextTurnOrder(
+  due: readonly DueRef[],
+  slots: ReadonlyMap<string, number>,
+  got: ReadonlyMap<string, number>,
+): DueRef[] {
+  const servedAccounts = new Set<number>();
+  for (const d of due) if (slots.has(d.endpointId)) servedAccounts.add(d.accountId);
+  const waiting: DueRef[] = [];
+  const servedOthers: DueRef[] = [];
+  const served: DueRef[] = [];
+  for (const d of due) {
+    const asked = slots.get(d.endpointId);
+    if (asked !== undefined) {
+      if ((got.get(d.endpointId) ?? 0) >= asked) served.push(d);
+    } else if (servedAccounts.has(d.accountId)) servedOthers.push(d);
+    else waiting.push(d);
+  }
+  return [...waiting, ...servedOthers, ...served];
+}
+
 /** Whether any of `due` could get a slot now (ignoring how many are free overall). */
 export function anyClaimable(due: readonly DueRef[], inFlight: InFlight, limits: ClaimLimits): boolean {
   return due.some(

@@ -5,6 +5,7 @@ import type {
   ClaimedMessage,
   DeliveryStore,
   DueEndpoint,
+  DueQuery,
   FanOutPlanner,
   FanOutResult,
   FanOutTarget,
@@ -48,7 +49,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
    * smaller `seq` than one the cursor has already passed. (Without that lock a PostgreSQL sequence
    * hands out numbers at insert time, and a cursor could skip a late-committing event for good.)
    */
-  async fanOut(plan: FanOutPlanner, batchSize: number): Promise<FanOutResult> {
+  async fanOut(plan: FanOutPlanner, batchSize: number, plans: readonly string[]): Promise<FanOutResult> {
     return this.db.transaction().execute(async (trx) => {
       // An UPDATE first: SQLite takes the write lock now rather than upgrading a read later (which
       // fails when another connection wrote in between), and PostgreSQL locks the cursor's row until
@@ -85,12 +86,18 @@ export class KyselyDeliveryStore implements DeliveryStore {
           }) as StoredEvent,
       );
       const targets: FanOutTarget[] = [];
-      for (const slugs of chunked([...new Set(events.map((e) => e.vendorSlug))], VENDORS_PER_QUERY)) {
+      // No plan has webhooks: no targets (and `in ()` is not SQL); the cursor still moves on.
+      const vendors = plans.length === 0 ? [] : [...new Set(events.map((e) => e.vendorSlug))];
+      for (const slugs of chunked(vendors, VENDORS_PER_QUERY)) {
+        // Only owners whose plan has webhooks: another account gets no message at all (it cannot
+        // see or manage its endpoints), not even a failed one for later.
         const found = await trx
           .selectFrom('webhook_endpoints as e')
           .innerJoin('vendors as v', 'v.owner_account_id', 'e.account_id')
+          .innerJoin('accounts as a', 'a.id', 'e.account_id')
           .select(['e.id', 'e.events', 'e.enabled', 'v.slug'])
           .where('v.slug', 'in', slugs)
+          .where('a.plan', 'in', plans)
           .execute();
         for (const t of found) {
           // Written only from checkEvents' output (webhook-store.ts).
@@ -140,13 +147,19 @@ export class KyselyDeliveryStore implements DeliveryStore {
     });
   }
 
-  async dueEndpoints(nowMs: number, exclude: readonly string[], limit: number): Promise<DueEndpoint[]> {
+  async dueEndpoints(q: DueQuery): Promise<DueEndpoint[]> {
+    const { nowMs, plans, excludeEndpoints, excludeAccounts, limit } = q;
+    if (plans.length === 0) return [];
     // Per enabled endpoint, its oldest due message: one seek in the (endpoint_id, status,
     // next_attempt_at) index each, however long a backlog is. Endpoints are few next to messages.
+    // An account whose plan no longer has webhooks is left out: its messages wait (pending) for an
+    // upgrade back.
     const perEndpoint = this.db
       .selectFrom('webhook_endpoints as e')
+      .innerJoin('accounts as a', 'a.id', 'e.account_id')
       .select((eb) => [
         'e.id',
+        'e.account_id',
         eb
           .selectFrom('webhook_messages as m')
           .select('m.next_attempt_at')
@@ -158,39 +171,54 @@ export class KyselyDeliveryStore implements DeliveryStore {
           .as('due'),
       ])
       .where('e.enabled', '=', 1)
-      .$if(exclude.length > 0, (b) => b.where('e.id', 'not in', exclude))
+      .where('a.plan', 'in', plans)
+      .$if(excludeEndpoints.length > 0, (b) => b.where('e.id', 'not in', excludeEndpoints))
+      .$if(excludeAccounts.length > 0, (b) => b.where('e.account_id', 'not in', excludeAccounts))
       .as('d');
     const rows = await this.db
       .selectFrom(perEndpoint)
-      .select(['d.id', 'd.due'])
+      .select(['d.id', 'd.account_id', 'd.due'])
       .where('d.due', 'is not', null)
       .orderBy('d.due')
       .orderBy('d.id')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ endpointId: r.id, oldestDueMs: Number(r.due) }));
+    return rows.map((r) => ({
+      endpointId: r.id,
+      accountId: Number(r.account_id),
+      oldestDueMs: Number(r.due),
+    }));
   }
 
   async claim(
     slots: ReadonlyMap<string, number>,
     nowMs: number,
     leaseUntilMs: number,
+    plans: readonly string[],
   ): Promise<ClaimedMessage[]> {
     const wanted = [...slots].filter(([, n]) => n > 0);
-    if (wanted.length === 0) return [];
+    if (wanted.length === 0 || plans.length === 0) return [];
     const token = `clm_${randomBytes(12).toString('hex')}`;
     const claimed: ClaimRow[] = [];
     for (const part of chunked(wanted, ENDPOINTS_PER_CLAIM)) {
       const query =
         this.caps.name === 'postgres'
-          ? claimPostgres(part, nowMs, leaseUntilMs, token)
-          : claimSqlite(part, nowMs, leaseUntilMs, token);
+          ? claimPostgres(part, nowMs, leaseUntilMs, token, plans)
+          : claimSqlite(part, nowMs, leaseUntilMs, token, plans);
       claimed.push(...(await query.execute(this.db)).rows);
     }
     if (claimed.length === 0) return [];
     const endpoints = await this.db
       .selectFrom('webhook_endpoints')
-      .select(['id', 'url', 'secret', 'previous_secret', 'previous_secret_until', 'failing_since'])
+      .select([
+        'id',
+        'account_id',
+        'url',
+        'secret',
+        'previous_secret',
+        'previous_secret_until',
+        'failing_since',
+      ])
       .where('id', 'in', [...new Set(claimed.map((c) => c.endpoint_id))])
       .execute();
     const byId = new Map(endpoints.map((e) => [e.id, e]));
@@ -202,6 +230,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
       out.push({
         id: c.id,
         endpointId: c.endpoint_id,
+        accountId: Number(e.account_id),
         eventId: c.event_id,
         eventType: c.event_type,
         payload: c.payload,
@@ -319,11 +348,25 @@ interface ClaimRow {
 const RETURNED = sql`id, endpoint_id, event_id, event_type, payload, status, attempts`;
 
 /**
+ * The endpoints a claim may take messages of: enabled, of an account whose plan has webhooks. The
+ * plans are bound values (WEBHOOK_PLANS, from the core's rule), never names written here.
+ */
+const claimable = (plans: readonly string[]) => sql`(select e.id from webhook_endpoints e
+    join accounts a on a.id = e.account_id
+    where e.enabled = 1 and a.plan in (${sql.join([...plans])}))`;
+
+/**
  * PostgreSQL: per endpoint (a LATERAL subquery each, since FOR UPDATE is not allowed with UNION),
  * its oldest due messages up to its slots, row-locked and skipping rows another worker's claim has
  * locked; a row another claim committed meanwhile is re-checked against the new lease and dropped.
  */
-function claimPostgres(part: [string, number][], nowMs: number, leaseUntilMs: number, token: string) {
+function claimPostgres(
+  part: [string, number][],
+  nowMs: number,
+  leaseUntilMs: number,
+  token: string,
+  plans: readonly string[],
+) {
   const ids = part.map(([id]) => id);
   const limits = part.map(([, n]) => n);
   return sql<ClaimRow>`
@@ -338,7 +381,7 @@ function claimPostgres(part: [string, number][], nowMs: number, leaseUntilMs: nu
         for update skip locked
       ) x
     )
-    and endpoint_id in (select id from webhook_endpoints where enabled = 1)
+    and endpoint_id in ${claimable(plans)}
     returning ${RETURNED}`;
 }
 
@@ -347,7 +390,13 @@ function claimPostgres(part: [string, number][], nowMs: number, leaseUntilMs: nu
  * statement runs under the database's single write lock, so what it selects and what it updates
  * are the same rows and no other process claims them in between.
  */
-function claimSqlite(part: [string, number][], nowMs: number, leaseUntilMs: number, token: string) {
+function claimSqlite(
+  part: [string, number][],
+  nowMs: number,
+  leaseUntilMs: number,
+  token: string,
+  plans: readonly string[],
+) {
   const perEndpoint = part.map(
     ([id, n]) =>
       sql`select id from (select id from webhook_messages
@@ -357,6 +406,6 @@ function claimSqlite(part: [string, number][], nowMs: number, leaseUntilMs: numb
   return sql<ClaimRow>`
     update webhook_messages set claim_token = ${token}, next_attempt_at = ${leaseUntilMs}
     where id in (${sql.join(perEndpoint, sql` union all `)})
-    and endpoint_id in (select id from webhook_endpoints where enabled = 1)
+    and endpoint_id in ${claimable(plans)}
     returning ${RETURNED}`;
 }
