@@ -141,6 +141,16 @@ export async function writeBacklog(dbPath: string, accounts: HookAccount[], coun
       .selectFrom('outbox')
       .select((eb) => eb.fn.max('seq').as('seq'))
       .executeTakeFirstOrThrow();
+    // A scale.db seeded by this schema was migrated while its outbox was empty: the cursor is at 0,
+    // before the seed's 200,000 events, which the worker would fan out (and partly deliver) first.
+    // Put it at the outbox's end as it stands, as migration 0005 does for an older database.
+    if (Number(cursorRow.outbox_seq) < Number(before.seq ?? 0)) {
+      await db
+        .updateTable('webhook_state')
+        .set({ outbox_seq: Number(before.seq) })
+        .execute();
+      cursorRow.outbox_seq = Number(before.seq);
+    }
     await db.transaction().execute((trx) => appendEvents(trx, events, new Date().toISOString()));
     const rows = await db
       .selectFrom('outbox')
