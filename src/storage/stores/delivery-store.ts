@@ -250,6 +250,12 @@ export class KyselyDeliveryStore implements DeliveryStore {
     // One transaction for the batch: one commit (one fsync on SQLite, one round of WAL on
     // PostgreSQL) for hundreds of outcomes instead of one each.
     return this.db.transaction().execute(async (trx) => {
+      // SQLite: a write first (to no row) takes the write lock at once, waiting out the busy
+      // timeout. A read first would fail at once with SQLITE_BUSY when another connection (serve's
+      // main thread, beside the delivery thread's own) writes meanwhile: SQLite does not wait to
+      // upgrade a read transaction, and the outcomes were dropped (their messages sent twice).
+      if (this.caps.name === 'sqlite')
+        await sql`update webhook_state set outbox_seq = outbox_seq where 0`.execute(trx);
       // A message deleted while its attempt was under way (its endpoint was deleted, and the log
       // with it) has nothing left to record; its attempt row would break the foreign key.
       const present = new Set<string>();
