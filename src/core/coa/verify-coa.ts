@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_BATCH_ID_LENGTH } from '../batches/model.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError, invalidParameter, notFound } from '../errors.ts';
@@ -9,6 +8,7 @@ import type { BatchStore, CoaStore, StateStore, StoredVerification } from '../po
 import { type Decision, decide, type ResolvedRequest } from './decide.ts';
 import { Directory } from './directory.ts';
 import type { PdfReader } from './model.ts';
+import { Turns } from './turns.ts';
 import type { CoaRequest, Extraction, Verification, VerificationOutcome } from './verification.ts';
 
 /** Where uploaded files are kept when the operator turns that on (COA_STORE_FILES). */
@@ -57,6 +57,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export class CoaVerifier {
   private directoryCache: { version: number; directory: Directory } | null = null;
   private directoryBuild: { version: number; promise: Promise<Directory> } | null = null;
+  /** Where an upload lets other requests through: one upload's piece per turn (turns.ts). */
+  private readonly turns = new Turns();
 
   constructor(private readonly deps: CoaVerifierDeps) {}
 
@@ -65,7 +67,7 @@ export class CoaVerifier {
     const request = this.checkFields(upload.request);
     // The form was just read in the same turn of the event loop: the lookups below wait one turn,
     // so a request that came in meanwhile is not held behind both (see decideAndKeep).
-    await nextTurn();
+    await this.turns.next();
     const directory = await this.directory();
     const resolved = resolve(directory, request);
     const sha256 = upload.sha256 ?? createHash('sha256').update(file).digest('hex');
@@ -146,7 +148,7 @@ export class CoaVerifier {
     // event loop between them an upload's decision, its write and its verdict's row were one
     // stretch of several milliseconds that every other request (a cached list) waited behind.
     // A turn before the write and one after it let those requests through in between.
-    await nextTurn();
+    await this.turns.next();
     if (queue && (await this.deps.store.openSubmissions(v.accountId)) >= this.deps.maxOpenSubmissions) {
       // Each queued upload is public (B's `pending`, A's recent_coas) and costs a reviewer's time:
       // one account cannot fill the queue faster than operators empty it.
@@ -169,7 +171,7 @@ export class CoaVerifier {
         }
         throw e;
       }
-      await nextTurn();
+      await this.turns.next();
     }
     const filePath =
       v.filePath ?? (this.deps.files && v.file ? await this.deps.files.put(v.sha256, v.file) : null);
