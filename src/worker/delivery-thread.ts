@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDeliveryWorker, createWebhookSender } from '../container.ts';
 import { systemClock } from '../core/clock.ts';
+import { createDeliveryWorker, createWebhookSender } from '../delivery-container.ts';
 import { openStore, parseDatabaseUrl } from '../storage/open-store.ts';
 import {
   DELIVERY_THREAD_NAME,
