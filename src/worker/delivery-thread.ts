@@ -30,7 +30,8 @@ function lowerPriority(value: number | null): number | null {
     // thread only, not the service (as the PDF workers do, extract-worker.ts). Elsewhere it may
     // apply to the whole process or be refused; neither is worth failing deliveries for.
     try {
-      setPriority(0, value);
+      // Never a higher priority than the process's (a service started under `nice 15` stays there).
+      if (getPriority(0) < value) setPriority(0, value);
     } catch {
       // Not permitted: the worker runs at the process's priority.
     }

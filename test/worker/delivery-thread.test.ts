@@ -23,8 +23,8 @@ function threads(pid: number | 'self'): { tid: number; name: string; nice: numbe
 }
 
 const linux = process.platform === 'linux';
-/** A nice value raised by DELIVERY_NICE from `base`, as the kernel clamps it. */
-const lowered = (base: number) => Math.min(19, base + DELIVERY_NICE);
+/** The thread's nice value when the process runs at `base` (the host sets DELIVERY_NICE, never a higher priority). */
+const lowered = (base: number) => Math.max(base, DELIVERY_NICE);
 
 describe.each(DIALECTS)("serve's delivery thread (%s)", (dialect) => {
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -33,7 +33,7 @@ describe.each(DIALECTS)("serve's delivery thread (%s)", (dialect) => {
   });
 
   it.skipIf(!linux)(
-    'purerank serve delivers from a thread of its own, at nice +10 while the main thread keeps its priority, and its log reaches the service log',
+    'purerank serve delivers from a thread of its own, at nice 10 while the main thread keeps its own priority, and its log reaches the service log',
     async () => {
       const ctx = await webhookContext(dialect);
       cleanups.push(() => ctx.close());
@@ -63,7 +63,7 @@ describe.each(DIALECTS)("serve's delivery thread (%s)", (dialect) => {
       expect(delivery.tid).not.toBe(pid);
       // Only the delivery thread is lowered: the main thread (requests) keeps the process's nice.
       expect(delivery.nice).toBe(lowered(main.nice));
-      expect(main.nice).toBeLessThan(delivery.nice);
+      if (main.nice < DELIVERY_NICE) expect(main.nice).toBeLessThan(delivery.nice);
       // The worker's own log line, relayed from the thread into the service's pino log.
       await eventually('the worker logged its start', () =>
         server.output().includes('"msg":"webhook delivery worker started"'),
