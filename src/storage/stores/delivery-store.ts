@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { StoredEvent } from '../../core/events/model.ts';
 import type {
   ClaimedMessage,
   DeliveryStore,
@@ -13,7 +12,8 @@ import type {
 import type { MessageStatus, Subscription } from '../../core/webhooks/model.ts';
 import type { AttemptRecord } from '../../core/webhooks/ports.ts';
 import type { DialectCapabilities } from '../dialect.ts';
-import type { Database } from '../schema.ts';
+import type { Database, WebhookMessagesTable } from '../schema.ts';
+import { storedEventFromRow } from './outbox-store.ts';
 import { chunked } from './upsert.ts';
 import { recordAttempt, secretsFromRow } from './webhook-store.ts';
 
@@ -73,18 +73,7 @@ export class KyselyDeliveryStore implements DeliveryStore {
         .limit(batchSize)
         .execute();
       if (rows.length === 0) return { events: 0, messages: 0, endpointIds: [] };
-      // Rows are written only by appendEvents from the core's typed events (outbox-store.ts).
-      const events = rows.map(
-        (r) =>
-          ({
-            seq: Number(r.seq),
-            id: r.id,
-            type: r.type,
-            vendorSlug: r.vendor_slug,
-            data: JSON.parse(r.data),
-            createdAt: r.created_at,
-          }) as StoredEvent,
-      );
+      const events = rows.map(storedEventFromRow);
       const targets: FanOutTarget[] = [];
       // No plan has webhooks: no targets (and `in ()` is not SQL); the cursor still moves on.
       const vendors = plans.length === 0 ? [] : [...new Set(events.map((e) => e.vendorSlug))];
@@ -341,15 +330,10 @@ const attemptRow = (r: AttemptRecord) => ({
   trigger: r.attempt.trigger,
 });
 
-interface ClaimRow {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  payload: string;
-  status: string;
-  attempts: number;
-}
+type ClaimRow = Pick<
+  WebhookMessagesTable,
+  'id' | 'endpoint_id' | 'event_id' | 'event_type' | 'payload' | 'status' | 'attempts'
+>;
 
 const RETURNED = sql`id, endpoint_id, event_id, event_type, payload, status, attempts`;
 

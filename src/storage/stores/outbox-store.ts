@@ -1,7 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { newEventId } from '../../core/events/ids.ts';
 import type { EventQuery, NewEvent, StoredEvent } from '../../core/events/model.ts';
-import type { Database } from '../schema.ts';
+import type { Database, OutboxTable } from '../schema.ts';
 import { chunked } from './upsert.ts';
 
 /** Appends events inside the caller's transaction: they commit or roll back with their change. */
@@ -32,16 +32,20 @@ export class KyselyOutboxStore {
       .execute();
     // Rows are written only by appendEvents from the core's typed events: the pair (type, data)
     // read back is one of the union's members.
-    return rows.map(
-      (r) =>
-        ({
-          seq: Number(r.seq),
-          id: r.id,
-          type: r.type,
-          vendorSlug: r.vendor_slug,
-          data: JSON.parse(r.data),
-          createdAt: r.created_at,
-        }) as StoredEvent,
-    );
+    return rows.map(storedEventFromRow);
   }
 }
+
+/**
+ * An outbox row as the core's event. Rows are written only by appendEvents from the core's typed
+ * events, so the pair (type, data) read back is one of the union's members.
+ */
+export const storedEventFromRow = (r: Selectable<OutboxTable>): StoredEvent =>
+  ({
+    seq: Number(r.seq),
+    id: r.id,
+    type: r.type,
+    vendorSlug: r.vendor_slug,
+    data: JSON.parse(r.data),
+    createdAt: r.created_at,
+  }) as StoredEvent;
