@@ -11,17 +11,3 @@ import { setFlagsFromString } from 'node:v8';
 export function limitHeapGrowth(percent: number): void {
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${Math.round(percent)}`);
 }
-
-/**
- * Marks each heap on the thread that allocated it (incrementally, between its tasks) rather than
- * on V8's shared background threads. The PDF workers' heaps (pdfjs allocates megabytes per
- * document) go through several major GCs a second during an upload flood; marked concurrently,
- * they kept V8's four platform threads (normal priority, shared by the whole process) busy with
- * 8–17 ms of CPU per document, more than the ≈ 10 ms of the reading itself, on a 2-core machine
- * where the main thread needs a core to answer requests. Marked by the worker itself (nice 10), the
- * same documents took the worker no longer, and the service's CPU per verification halved
- * (docs/performance.md, CoA). The main thread's own major GCs are rare (decision 0015).
- */
-export function markOnOwnThreads(): void {
-  setFlagsFromString('--no-concurrent-marking');
-}

@@ -5,7 +5,7 @@ import { buildApp } from '../http/app.ts';
 import { parseDatabaseUrl } from '../storage/open-store.ts';
 import { DeliveryHost } from '../worker/delivery-host.ts';
 import { prepareDemo } from './demo-key.ts';
-import { limitHeapGrowth, markOnOwnThreads } from './heap-growth.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 import { pinTickObjectShape } from './tick-shape.ts';
 
 export interface RunningServer {
@@ -34,7 +34,6 @@ export interface RunningServer {
  */
 export async function startServer(config: Readonly<Config>): Promise<RunningServer> {
   limitHeapGrowth(config.heapGrowthPercent);
-  markOnOwnThreads();
   // A process-wide V8 detail that costs a fifth of a cached read's throughput (decision 0014).
   await pinTickObjectShape();
   const container = await createContainer(config);

@@ -405,7 +405,9 @@ describe.each(DIALECTS)('webhook delivery worker (%s)', (dialect) => {
     await sql`alter table webhook_state_away rename to webhook_state`.execute(db);
     await ctx.load(reviews('alpha', 5));
     await eventually('later events delivered', () => receiver.countById('/x').size === 10, 10_000);
-    expect(worker.stats.succeeded).toBe(10);
+    // Outcomes are written after the answers arrive (and one whose write met the killed connection
+    // is sent again), so the count is awaited, not read at once.
+    await eventually('every outcome recorded', () => worker.stats.succeeded >= 10, 10_000);
   });
 
   it('deletes settled messages (and their attempts) older than 30 days; keeps pending and recent ones', async () => {
