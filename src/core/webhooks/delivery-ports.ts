@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../events/model.ts';
 import type { Subscription } from './model.ts';
-import type { AttemptRecord, SendableMessage } from './ports.ts';
+import type { AttemptRecord, MessageFacts, SendableMessage } from './ports.ts';
 
 /**
  * The delivery worker's storage (src/worker/, storage/stores/delivery-store.ts): the fan-out of the
@@ -18,16 +18,7 @@ export interface FanOutTarget {
 }
 
 /** One message the fan-out creates: one event for one endpoint, due at once. */
-export interface NewMessage {
-  /** `dlv_` + 24 hex. */
-  id: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-  /** The exact body every attempt sends. */
-  payload: string;
-  /** ISO 8601. */
-  createdAt: string;
+export interface NewMessage extends MessageFacts {
   /** `pending` (due at nextAttemptAtMs), or `failed` when its endpoint is disabled. */
   status: 'pending' | 'failed';
   nextAttemptAtMs: number | null;

@@ -84,6 +84,19 @@ export interface AttemptRecord {
   endpoint: EndpointChanges | null;
 }
 
+/** What a message is, whoever creates it (the fan-out's NewMessage adds when it is due). */
+export interface MessageFacts {
+  /** `dlv_` + 24 hex. */
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  /** The exact body every attempt sends. */
+  payload: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
 /** Storage of endpoints, messages and attempts (storage/stores/webhook-store.ts). */
 export interface WebhookStore {
   countEndpoints(accountId: number): Promise<number>;
@@ -116,14 +129,7 @@ export interface WebhookStore {
   /** One message of the endpoint, ready to send; null when it is not the endpoint's. */
   sendable(endpointId: string, deliveryId: string): Promise<SendableMessage | null>;
   /** A message created already settled by its one attempt (the test event). */
-  insertSettled(m: {
-    id: string;
-    endpointId: string;
-    eventId: string;
-    eventType: string;
-    payload: string;
-    createdAt: string;
-  }): Promise<void>;
+  insertSettled(m: MessageFacts): Promise<void>;
   record(r: AttemptRecord): Promise<void>;
   /**
    * Failed messages of the endpoint created at or after `since` become pending, due now. Test

@@ -17,6 +17,7 @@ import type {
   DeliveryQuery,
   EndpointChanges,
   EventListQuery,
+  MessageFacts,
   SendableMessage,
   WebhookStore,
 } from '../../core/webhooks/ports.ts';
@@ -273,14 +274,7 @@ export class KyselyWebhookStore implements WebhookStore {
     };
   }
 
-  async insertSettled(m: {
-    id: string;
-    endpointId: string;
-    eventId: string;
-    eventType: string;
-    payload: string;
-    createdAt: string;
-  }): Promise<void> {
+  async insertSettled(m: MessageFacts): Promise<void> {
     // Written as failed until its one attempt is recorded: a crash in between leaves no message
     // pending forever, and `recover` can still send it.
     await this.db
