@@ -149,7 +149,9 @@ describe('the PDF worker pool', () => {
     const took = performance.now() - t0;
     expect(result.ok).toBe(false);
     if (!result.ok) expect(['time_limit', 'memory_limit']).toContain(result.reason);
-    expect(took).toBeLessThan(800 + 1_500);
+    // Wall time on a 2-core machine the whole suite loads (CI measured 5.3 and 6.1 s there, 1 s
+    // alone): still far below what the 4 GiB bomb takes unlimited, so the limit is what ended it.
+    expect(took).toBeLessThan(800 + 8_000);
     expect(worstMs).toBeLessThan(200);
     const next = await p.read(await makeCoa(TEMPLATES.meridian, SAMPLE_FACTS));
     expect(next.ok).toBe(true);
