@@ -68,6 +68,23 @@ export interface Config {
   coa: CoaConfig;
   /** Webhook delivery (docs/webhooks.md; decision 0020). */
   webhooks: WebhookConfig;
+  /** Dashboard and console: sign-in, sessions, links (docs/dashboard.md; decision 0021). */
+  pages: PagesConfig;
+}
+
+export interface PagesConfig {
+  /**
+   * Where users reach the service, e.g. `https://purerank.example` (PURERANK_PUBLIC_URL): the base
+   * of invitation and reset links, and, when https, session cookies are `Secure`. Unset: links use
+   * http://localhost:PORT and cookies are not Secure (local development). (Default: unset)
+   */
+  publicUrl: string | null;
+  /** A session ends after this long without a request (PURERANK_SESSION_IDLE_MINUTES). (Default: 8 h) */
+  sessionIdleMs: number;
+  /** A session ends this long after sign-in whatever happens (PURERANK_SESSION_MAX_HOURS). (Default: 7 days) */
+  sessionMaxMs: number;
+  /** How long an invitation or reset link works (PURERANK_LINK_HOURS). (Default: 72 h) */
+  linkTtlMs: number;
 }
 
 export interface WebhookConfig {
@@ -169,7 +186,27 @@ export const DEFAULTS: Config = {
     workerInServe: true,
     maxEndpointsPerAccount: 20,
   },
+  pages: {
+    publicUrl: null,
+    sessionIdleMs: 8 * HOUR_MS,
+    sessionMaxMs: 7 * DAY_MS,
+    linkTtlMs: 72 * HOUR_MS,
+  },
 };
+
+/** An absolute http(s) URL without a trailing slash, or null when unset. */
+function publicUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(`PURERANK_PUBLIC_URL must be an absolute http(s) URL, got '${raw}'.`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new ConfigError(`PURERANK_PUBLIC_URL must be an absolute http(s) URL, got '${raw}'.`);
+  return u.href.replace(/\/+$/, '');
+}
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -319,6 +356,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
         1,
         1000,
       ),
+    },
+    pages: {
+      publicUrl: publicUrl(env.PURERANK_PUBLIC_URL),
+      sessionIdleMs: int(env, 'PURERANK_SESSION_IDLE_MINUTES', 8 * 60, 1, 30 * 24 * 60) * 60_000,
+      sessionMaxMs: int(env, 'PURERANK_SESSION_MAX_HOURS', 7 * 24, 1, 365 * 24) * HOUR_MS,
+      linkTtlMs: int(env, 'PURERANK_LINK_HOURS', 72, 1, 30 * 24) * HOUR_MS,
     },
     ...overrides,
   };

@@ -36,6 +36,10 @@ export interface ApiKeysTable {
   hash: string;
   created_at: string;
   revoked_at: string | null;
+  /** Set by a roll: the key answers 401 from then on, like a revoked one. */
+  expires_at: string | null;
+  /** The key a roll replaced this one with. */
+  rolled_to: string | null;
 }
 
 export interface VendorsTable {
@@ -246,6 +250,60 @@ export interface RateLimitHitsTable {
   count: number;
 }
 
+export interface UsersTable {
+  id: Generated<number>;
+  /** Lower-cased and trimmed. */
+  email: string;
+  /** Null for operators. */
+  account_id: number | null;
+  /** 'owner' | 'member' | 'operator'. */
+  role: string;
+  /** scrypt, self-describing; null until an invitation is accepted. */
+  password_hash: string | null;
+  failed_sign_ins: Generated<number>;
+  locked_until: string | null;
+  disabled_at: string | null;
+  created_at: string;
+  last_sign_in_at: string | null;
+  invited_by: string | null;
+}
+
+export interface UserLinksTable {
+  /** Hex SHA-256 of the token in the link. */
+  token_hash: string;
+  user_id: number;
+  /** 'invite' | 'reset'. */
+  purpose: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface SessionsTable {
+  /** Hex SHA-256 of the cookie's value. */
+  id_hash: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  /** Absolute expiry. */
+  expires_at: string;
+  address: string | null;
+  user_agent: string | null;
+}
+
+export interface UsageHourlyTable {
+  key_id: string;
+  /** 'a' | 'b'. */
+  scope: string;
+  /** Epoch hours (ms / 3,600,000). */
+  hour: number;
+  requests: Generated<number>;
+  limited: Generated<number>;
+  /** Epoch ms of the hour's last request. */
+  last_at: number | null;
+}
+
 export interface Database {
   data_state: DataStateTable;
   accounts: AccountsTable;
@@ -267,4 +325,8 @@ export interface Database {
   webhook_messages: WebhookMessagesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_state: WebhookStateTable;
+  users: UsersTable;
+  user_links: UserLinksTable;
+  sessions: SessionsTable;
+  usage_hourly: UsageHourlyTable;
 }

@@ -18,6 +18,7 @@ describe.each(DIALECTS)('storage contract: migrations (%s)', (dialect) => {
         '0004-registry-version',
         '0005-webhooks',
         '0006-webhook-retention-index',
+        '0007-users-sessions-usage',
       ]);
       await store.accounts.create({ name: 'survivor', plan: 'pro' });
       expect(await store.migrate()).toEqual([]);

@@ -7,6 +7,7 @@ import * as m0003 from './0003-coa-verifications.ts';
 import * as m0004 from './0004-registry-version.ts';
 import * as m0005 from './0005-webhooks.ts';
 import * as m0006 from './0006-webhook-retention-index.ts';
+import * as m0007 from './0007-users-sessions-usage.ts';
 
 interface NumberedMigration {
   up(db: Kysely<unknown>, caps: DialectCapabilities): Promise<void>;
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, NumberedMigration> = {
   '0004-registry-version': m0004,
   '0005-webhooks': m0005,
   '0006-webhook-retention-index': m0006,
+  '0007-users-sessions-usage': m0007,
 };
 
 class StaticProvider implements MigrationProvider {
