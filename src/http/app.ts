@@ -16,6 +16,9 @@ import { registerIntegerParams } from './integer-params.ts';
 import { registerStrictJsonBodies } from './json-body.ts';
 import { refuseNulStrings } from './nul-strings.ts';
 import { OpenApiCollector } from './openapi/build-document.ts';
+import { CONSOLE_PAGES } from './pages/console/index.ts';
+import { DASHBOARD_PAGES } from './pages/dashboard/index.ts';
+import { pages } from './pages/index.ts';
 import { answerClientError } from './protocol-errors.ts';
 import { nextRequestId } from './request-id.ts';
 import { ResponseCache } from './response-cache.ts';
@@ -191,6 +194,7 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
     specs.push({ name: 'Operator API (/admin/v1)', url: `${ADMIN_PREFIX}/openapi.json` });
   }
   await app.register(docsRoutes(specs));
+  await app.register(pages(services, { dashboard: DASHBOARD_PAGES, console: CONSOLE_PAGES }));
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/', async (_req, reply) => reply.redirect('/docs'));
   return app;

@@ -1,0 +1,4 @@
+import type { PageRoutes } from '../index.ts';
+
+/** The account pages under /dashboard, each module adding its own routes (signed-in members only). */
+export const DASHBOARD_PAGES: PageRoutes[] = [];
