@@ -25,9 +25,9 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   service_unavailable: 503,
 };
 
-/** Where keys come from (there is no dashboard yet): said in both 401 messages. */
+/** Where keys come from: said in both 401 messages. */
 const KEY_SOURCE =
-  'An operator creates keys with `purerank keys create ACCOUNT`; ask your account owner for one.';
+  'Keys are created in the dashboard (/dashboard/keys) or by an operator with `purerank keys create ACCOUNT`; ask your account owner for one.';
 
 /** A key was sent but is not a live key (unknown, revoked or malformed alike: decision 0006). */
 export const INVALID_KEY_MESSAGE = `The API key is not valid. Send a live key as "Authorization: Bearer prk_live_…". ${KEY_SOURCE}`;
