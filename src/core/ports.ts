@@ -4,11 +4,12 @@ import type { LabEntry, PeptideEntry, VendorEntry } from './coa/directory.ts';
 import type { Extraction, ReviewState, VerificationOutcome } from './coa/verification.ts';
 import type { EventQuery, StoredEvent } from './events/model.ts';
 import type { ImportBatch } from './import/records.ts';
-import type { ApiKeyInfo, Principal } from './keys/model.ts';
+import type { ApiKeyInfo, Principal, StoredAccountKey } from './keys/model.ts';
 import type { BatchAdminView, OverrideEntry, ReviewFacts, VendorAdminView } from './operator/model.ts';
 import type { Peptide } from './peptides/model.ts';
 import type { StoredPrice } from './prices/model.ts';
 import type { RateLimitStateStore } from './ratelimit/model.ts';
+import type { UsageStore } from './usage/ports.ts';
 import type { Vendor, VendorDetail } from './vendors/model.ts';
 import type { DeliveryStore } from './webhooks/delivery-ports.ts';
 import type { WebhookStore } from './webhooks/ports.ts';
@@ -41,6 +42,7 @@ export interface AccountStore {
     rateLimitB?: number | null;
   }): Promise<Account>;
   findByName(name: string): Promise<Account | null>;
+  findById(id: number): Promise<Account | null>;
   list(): Promise<Account[]>;
 }
 
@@ -51,13 +53,41 @@ export interface KeyStore {
     name: string | null;
     prefix: string;
     hash: string;
+    /** ISO 8601; default: the wall clock. */
+    createdAt?: string;
   }): Promise<ApiKeyInfo>;
-  /** One indexed lookup; revoked keys are returned too (with revoked = true) so callers can tell. */
+  /**
+   * One indexed lookup; revoked keys are returned too (with revoked = true) so callers can tell. A
+   * rolled key comes with its expiry (expiresAtMs), which the caller compares with the time.
+   */
   findByHash(hash: string): Promise<(Principal & { revoked: boolean }) | null>;
   listForAccount(accountId: number): Promise<ApiKeyInfo[]>;
   /** Finds keys by id, display prefix or hash (revocation accepts any of them). */
   findForRevocation(ref: { id?: string; prefix?: string; hash?: string }): Promise<ApiKeyInfo[]>;
-  revoke(id: string): Promise<ApiKeyInfo | null>;
+  /** Null when the key is missing or already revoked. `nowIso` defaults to the wall clock. */
+  revoke(id: string, nowIso?: string): Promise<ApiKeyInfo | null>;
+  /** An account's keys with their roll state, oldest first (the dashboard). */
+  listAccountKeys(accountId: number): Promise<StoredAccountKey[]>;
+  /** One key of the account's; another account's key is null, like a missing one. */
+  findAccountKey(accountId: number, keyId: string): Promise<StoredAccountKey | null>;
+  /**
+   * Revokes a key of the account's in one transaction that bumps the keys version; null when it is
+   * not the account's or already revoked.
+   */
+  revokeAccountKey(accountId: number, keyId: string, nowIso: string): Promise<StoredAccountKey | null>;
+  /**
+   * A roll, in ONE transaction: the old key (the account's, neither revoked nor rolled) gets
+   * `expires_at` and `rolled_to` (and `revoked_at` too when `revokeNow`), the new key is inserted
+   * and the keys version bumped. Null, and nothing written, when the old key does not qualify.
+   */
+  roll(input: {
+    accountId: number;
+    keyId: string;
+    next: { id: string; name: string | null; prefix: string; hash: string };
+    nowIso: string;
+    expiresAtIso: string;
+    revokeNow: boolean;
+  }): Promise<{ old: StoredAccountKey; created: StoredAccountKey } | null>;
 }
 
 export interface CatalogStore {
@@ -199,5 +229,7 @@ export interface Store {
   webhooks: WebhookStore;
   /** The delivery worker's fan-out, claims and outcomes (src/worker/). */
   deliveries: DeliveryStore;
+  /** Usage per key, variant and hour (issue [8]). */
+  usage: UsageStore;
   close(): Promise<void>;
 }

@@ -19,6 +19,7 @@ import { KyselyOperatorStore } from './stores/operator-store.ts';
 import { KyselyOutboxStore } from './stores/outbox-store.ts';
 import { KyselyRateLimitStateStore } from './stores/rate-limit-store.ts';
 import { KyselyStateStore } from './stores/state-store.ts';
+import { KyselyUsageStore } from './stores/usage-store.ts';
 import { KyselyWebhookStore } from './stores/webhook-store.ts';
 
 /** The migration that introduced scoring method v1 (issue [3]). */
@@ -124,6 +125,7 @@ export async function openStore(
     webhooks: new KyselyWebhookStore(db),
     deliveries: new KyselyDeliveryStore(db, caps),
     rateLimits: new KyselyRateLimitStateStore(db, caps, writeHits),
+    usage: new KyselyUsageStore(db, caps),
     migrate: async () => {
       const names = (await migrateToLatest(db, caps)).applied;
       await afterMigrations(names);

@@ -106,6 +106,7 @@ describe.each(DIALECTS)('storage contract: accounts and keys (%s)', (dialect) =>
       plan: 'custom',
       rateLimitA: 50,
       rateLimitB: 900,
+      expiresAtMs: null,
       revoked: false,
     });
     expect(await store.keys.findByHash(hashKey('nope'))).toBeNull();

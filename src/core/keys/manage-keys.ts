@@ -1,6 +1,7 @@
 import { DomainError } from '../errors.ts';
 import type { AccountStore, KeyStore } from '../ports.ts';
 import { displayPrefix, generateKey, hashKey, isWellFormedKey } from './api-key.ts';
+import { keyName } from './key-name.ts';
 import type { ApiKeyInfo } from './model.ts';
 
 export interface KeyDeps {
@@ -16,13 +17,12 @@ export async function createKey(
 ): Promise<{ key: string; info: ApiKeyInfo }> {
   const account = await deps.accounts.findByName(accountName);
   if (!account) throw new DomainError('not_found', `Account '${accountName}' does not exist.`);
-  if (label !== null && label.length > 100)
-    throw new DomainError('invalid_parameter', 'Key names are at most 100 characters.');
+  const name = keyName(label);
   const k = generateKey();
   const info = await deps.keys.insert({
     id: k.id,
     accountId: account.id,
-    name: label,
+    name,
     prefix: k.prefix,
     hash: k.hash,
   });

@@ -8,6 +8,11 @@ export interface Principal {
   plan: Plan;
   rateLimitA: number | null;
   rateLimitB: number | null;
+  /**
+   * When a rolled key stops working (epoch ms), or null. Compared with the time on every request,
+   * since nothing else changes at that moment (no keys-version bump tells the caches).
+   */
+  expiresAtMs: number | null;
 }
 
 export interface ApiKeyInfo {
@@ -32,6 +37,9 @@ export interface AccountKey extends ApiKeyInfo {
   lastUsedAt: string | null;
   state: KeyState;
 }
+
+/** A key with its roll state as stored: the dashboard's view without what usage and the time add. */
+export type StoredAccountKey = Omit<AccountKey, 'lastUsedAt' | 'state'>;
 
 /** The overlaps a roll offers, in seconds: now, 1 hour, 24 hours, 7 days. */
 export const ROLL_OVERLAPS = [0, 3600, 86_400, 604_800] as const;

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Account, Plan } from '../../core/accounts/model.ts';
 import type { ChangeSignal } from '../../core/catalog/change-signal.ts';
-import type { ApiKeyInfo, Principal } from '../../core/keys/model.ts';
+import type { ApiKeyInfo, Principal, StoredAccountKey } from '../../core/keys/model.ts';
 import type { AccountStore, KeyStore } from '../../core/ports.ts';
 import type { DialectCapabilities } from '../dialect.ts';
 import type { AccountsTable, ApiKeysTable, Database } from '../schema.ts';
@@ -23,6 +23,12 @@ const toKeyInfo = (r: Selectable<ApiKeysTable>): ApiKeyInfo => ({
   prefix: r.prefix,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
+});
+
+const toStoredKey = (r: Selectable<ApiKeysTable>): StoredAccountKey => ({
+  ...toKeyInfo(r),
+  expiresAt: r.expires_at,
+  rolledTo: r.rolled_to,
 });
 
 export class KyselyAccountStore implements AccountStore {
@@ -63,6 +69,11 @@ export class KyselyAccountStore implements AccountStore {
     return row ? toAccount(row) : null;
   }
 
+  async findById(id: number): Promise<Account | null> {
+    const row = await this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toAccount(row) : null;
+  }
+
   async list(): Promise<Account[]> {
     return (await this.db.selectFrom('accounts').selectAll().orderBy('name').execute()).map(toAccount);
   }
@@ -81,8 +92,9 @@ export class KyselyKeyStore implements KeyStore {
     name: string | null;
     prefix: string;
     hash: string;
+    createdAt?: string;
   }): Promise<ApiKeyInfo> {
-    const now = new Date().toISOString();
+    const now = input.createdAt ?? new Date().toISOString();
     const info = await this.db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('api_keys')
@@ -111,6 +123,7 @@ export class KyselyKeyStore implements KeyStore {
       .select([
         'k.id as keyId',
         'k.revoked_at as revokedAt',
+        'k.expires_at as expiresAt',
         'a.id as accountId',
         'a.name as accountName',
         'a.plan as plan',
@@ -127,6 +140,7 @@ export class KyselyKeyStore implements KeyStore {
       plan: row.plan as Plan,
       rateLimitA: row.rateLimitA,
       rateLimitB: row.rateLimitB,
+      expiresAtMs: row.expiresAt === null ? null : Date.parse(row.expiresAt),
       revoked: row.revokedAt !== null,
     };
   }
@@ -157,8 +171,8 @@ export class KyselyKeyStore implements KeyStore {
     return rows.map(toKeyInfo);
   }
 
-  async revoke(id: string): Promise<ApiKeyInfo | null> {
-    const now = new Date().toISOString();
+  async revoke(id: string, nowIso?: string): Promise<ApiKeyInfo | null> {
+    const now = nowIso ?? new Date().toISOString();
     const revoked = await this.db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('api_keys')
@@ -173,5 +187,90 @@ export class KyselyKeyStore implements KeyStore {
     });
     if (revoked) this.signal.mark();
     return revoked;
+  }
+
+  async listAccountKeys(accountId: number): Promise<StoredAccountKey[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toStoredKey);
+  }
+
+  async findAccountKey(accountId: number, keyId: string): Promise<StoredAccountKey | null> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', keyId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return row ? toStoredKey(row) : null;
+  }
+
+  async revokeAccountKey(accountId: number, keyId: string, nowIso: string): Promise<StoredAccountKey | null> {
+    const revoked = await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: nowIso })
+        .where('id', '=', keyId)
+        .where('account_id', '=', accountId)
+        .where('revoked_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return null;
+      await bumpVersion(trx, this.caps, 'keys', nowIso);
+      return toStoredKey(row);
+    });
+    if (revoked) this.signal.mark();
+    return revoked;
+  }
+
+  async roll(input: {
+    accountId: number;
+    keyId: string;
+    next: { id: string; name: string | null; prefix: string; hash: string };
+    nowIso: string;
+    expiresAtIso: string;
+    revokeNow: boolean;
+  }): Promise<{ old: StoredAccountKey; created: StoredAccountKey } | null> {
+    const { nowIso, next } = input;
+    const rolled = await this.db.transaction().execute(async (trx) => {
+      // The conditions are the roll's preconditions, checked under the write lock: of two concurrent
+      // rolls of one key, one updates the row and the other finds nothing to update.
+      const old = await trx
+        .updateTable('api_keys')
+        .set({
+          expires_at: input.expiresAtIso,
+          rolled_to: next.id,
+          ...(input.revokeNow ? { revoked_at: nowIso } : {}),
+        })
+        .where('id', '=', input.keyId)
+        .where('account_id', '=', input.accountId)
+        .where('revoked_at', 'is', null)
+        .where('rolled_to', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      if (!old) return null;
+      const created = await trx
+        .insertInto('api_keys')
+        .values({
+          id: next.id,
+          account_id: input.accountId,
+          name: next.name,
+          prefix: next.prefix,
+          hash: next.hash,
+          created_at: nowIso,
+          revoked_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await bumpVersion(trx, this.caps, 'keys', nowIso);
+      return { old: toStoredKey(old), created: toStoredKey(created) };
+    });
+    if (rolled) this.signal.mark();
+    return rolled;
   }
 }

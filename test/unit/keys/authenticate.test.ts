@@ -71,6 +71,7 @@ describe.each(DIALECTS)('KeyAuthenticator on a real store (%s)', (dialect) => {
         plan: 'custom',
         rateLimitA: 100,
         rateLimitB: 2000,
+        expiresAtMs: null,
       },
     };
     expect(await auth.authenticate(`Bearer ${key}`)).toEqual(expected);

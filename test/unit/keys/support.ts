@@ -1,38 +1,35 @@
 import type { KeyStore } from '../../../src/core/ports.ts';
 
+const METHODS = [
+  'insert',
+  'findByHash',
+  'listForAccount',
+  'findForRevocation',
+  'revoke',
+  'listAccountKeys',
+  'findAccountKey',
+  'revokeAccountKey',
+  'roll',
+] as const satisfies readonly (keyof KeyStore)[];
+// Fails to compile when KeyStore gains a method the spy does not forward.
+const EVERY_METHOD: [Exclude<keyof KeyStore, (typeof METHODS)[number]>] extends [never] ? true : never = true;
+void EVERY_METHOD;
+
 /** A spy around a real KeyStore: counts calls per method and forwards them unchanged. */
 export function countingKeyStore(
   inner: KeyStore,
 ): KeyStore & { calls: Record<keyof KeyStore, number>; total(): number } {
-  const calls: Record<keyof KeyStore, number> = {
-    insert: 0,
-    findByHash: 0,
-    listForAccount: 0,
-    findForRevocation: 0,
-    revoke: 0,
-  };
-  return {
+  const calls = Object.fromEntries(METHODS.map((m) => [m, 0])) as Record<keyof KeyStore, number>;
+  const spy = {
     calls,
     total: () => Object.values(calls).reduce((s, n) => s + n, 0),
-    insert: (input) => {
-      calls.insert++;
-      return inner.insert(input);
-    },
-    findByHash: (hash) => {
-      calls.findByHash++;
-      return inner.findByHash(hash);
-    },
-    listForAccount: (id) => {
-      calls.listForAccount++;
-      return inner.listForAccount(id);
-    },
-    findForRevocation: (ref) => {
-      calls.findForRevocation++;
-      return inner.findForRevocation(ref);
-    },
-    revoke: (id) => {
-      calls.revoke++;
-      return inner.revoke(id);
-    },
-  };
+  } as KeyStore & { calls: Record<keyof KeyStore, number>; total(): number };
+  for (const m of METHODS) {
+    const forward = inner[m] as (...args: unknown[]) => unknown;
+    (spy as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => {
+      calls[m]++;
+      return forward.apply(inner, args);
+    };
+  }
+  return spy;
 }
