@@ -15,6 +15,9 @@ import { KeyAuthenticator } from './core/keys/authenticate.ts';
 import { Operator } from './core/operator/operator.ts';
 import type { RateLimiter } from './core/ratelimit/model.ts';
 import { CatalogSearch } from './core/search/search-catalog.ts';
+import { Identity } from './core/users/identity.ts';
+import { linkBase } from './core/users/links.ts';
+import type { IdentityService } from './core/users/model.ts';
 import { Webhooks } from './core/webhooks/manage-webhooks.ts';
 import type { WebhookSender } from './core/webhooks/model.ts';
 import { createWebhookSender, webhookPolicy } from './delivery-container.ts';
@@ -36,6 +39,8 @@ export interface CoreContainer {
   clock: Clock;
   store: OpenedStore;
   operator: Operator;
+  /** Users, one-time links, sessions, sign-in (CLI `users`, the operator API, the pages). */
+  identity: IdentityService;
   /** Renders a sample CoA PDF (`purerank coa sample`). */
   renderCoa: CoaRenderer;
   close(): Promise<void>;
@@ -90,7 +95,15 @@ export async function createContainer(
       ...(afterWrite ? { afterWrite } : {}),
     });
   if (opts.purpose === 'cli') {
-    return { config, clock, store, operator: operator(), renderCoa, close: () => store.close() };
+    return {
+      config,
+      clock,
+      store,
+      operator: operator(),
+      identity: identity(config, store, clock),
+      renderCoa,
+      close: () => store.close(),
+    };
   }
   const pdfReader = new PdfPool({
     ...(config.coa.workers !== null ? { threads: config.coa.workers } : {}),
@@ -115,6 +128,7 @@ export async function createContainer(
       limiter,
       search: new CatalogSearch(catalogTermIndex),
       operator: operator(() => freshness.refresh()),
+      identity: identity(config, store, clock),
       renderCoa,
       coa: coaVerifier(config, store, clock, pdfReader, () => freshness.refresh()),
       pdf: pdfReader,
@@ -132,6 +146,18 @@ export async function createContainer(
     await store.close();
     throw err;
   }
+}
+
+/** Links point at PURERANK_PUBLIC_URL, else at this machine's port (core/users/links.ts). */
+function identity(config: Readonly<Config>, store: OpenedStore, clock: Clock): Identity {
+  return new Identity({
+    users: store.users,
+    sessions: store.sessions,
+    accounts: store.accounts,
+    clock,
+    pages: config.pages,
+    linkBase: () => linkBase(config.pages.publicUrl, `http://localhost:${config.port}`),
+  });
 }
 
 /** The account side of webhooks; the delivery worker (src/worker/) shares its sender and policy. */

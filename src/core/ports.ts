@@ -10,6 +10,7 @@ import type { Peptide } from './peptides/model.ts';
 import type { StoredPrice } from './prices/model.ts';
 import type { RateLimitStateStore } from './ratelimit/model.ts';
 import type { UsageStore } from './usage/ports.ts';
+import type { SessionStore, UserStore } from './users/ports.ts';
 import type { Vendor, VendorDetail } from './vendors/model.ts';
 import type { DeliveryStore } from './webhooks/delivery-ports.ts';
 import type { WebhookStore } from './webhooks/ports.ts';
@@ -229,6 +230,10 @@ export interface Store {
   webhooks: WebhookStore;
   /** The delivery worker's fan-out, claims and outcomes (src/worker/). */
   deliveries: DeliveryStore;
+  /** People who sign in to the pages, their one-time links (issue [8]). */
+  users: UserStore;
+  /** Their sessions. */
+  sessions: SessionStore;
   /** Usage per key, variant and hour (issue [8]). */
   usage: UsageStore;
   close(): Promise<void>;

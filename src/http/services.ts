@@ -10,6 +10,7 @@ import type { Operator } from '../core/operator/operator.ts';
 import type { Store } from '../core/ports.ts';
 import type { RateLimiter } from '../core/ratelimit/model.ts';
 import type { CatalogSearch } from '../core/search/search-catalog.ts';
+import type { IdentityService } from '../core/users/model.ts';
 import type { Webhooks } from '../core/webhooks/manage-webhooks.ts';
 
 /** Everything the HTTP layer is handed by the composition root (src/container.ts). */
@@ -28,6 +29,8 @@ export interface AppServices {
   coa: CoaVerifier;
   /** Webhook endpoints, the delivery log and the event log (Variant A). */
   webhooks: Webhooks;
+  /** Users, one-time links, sessions and sign-in (the pages; the operator API's users). */
+  identity: IdentityService;
   /** The PDF reader's worker pool (warmed at start, closed at shutdown). */
   pdf: PdfReader & { warm(): Promise<void> };
 }

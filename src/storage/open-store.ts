@@ -18,8 +18,10 @@ import { KyselyAccountStore, KyselyKeyStore } from './stores/key-store.ts';
 import { KyselyOperatorStore } from './stores/operator-store.ts';
 import { KyselyOutboxStore } from './stores/outbox-store.ts';
 import { KyselyRateLimitStateStore } from './stores/rate-limit-store.ts';
+import { KyselySessionStore } from './stores/session-store.ts';
 import { KyselyStateStore } from './stores/state-store.ts';
 import { KyselyUsageStore } from './stores/usage-store.ts';
+import { KyselyUserStore } from './stores/user-store.ts';
 import { KyselyWebhookStore } from './stores/webhook-store.ts';
 
 /** The migration that introduced scoring method v1 (issue [3]). */
@@ -124,6 +126,8 @@ export async function openStore(
     coa: new KyselyCoaStore(db),
     webhooks: new KyselyWebhookStore(db),
     deliveries: new KyselyDeliveryStore(db, caps),
+    users: new KyselyUserStore(db),
+    sessions: new KyselySessionStore(db),
     rateLimits: new KyselyRateLimitStateStore(db, caps, writeHits),
     usage: new KyselyUsageStore(db, caps),
     migrate: async () => {

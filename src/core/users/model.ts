@@ -21,6 +21,8 @@ export interface User {
   disabledAt: string | null;
   createdAt: string;
   lastSignInAt: string | null;
+  /** Who invited them: an operator's name (CLI `--as`, API `X-Operator`) or an owner's email. */
+  invitedBy: string | null;
 }
 
 /** A one-time link, printed by the CLI or shown to an owner (no mail server is assumed). */
@@ -29,8 +31,10 @@ export type LinkPurpose = 'invite' | 'reset';
 export interface IssuedLink {
   user: User;
   purpose: LinkPurpose;
-  /** The full URL to follow (PURERANK_PUBLIC_URL, else http://localhost:PORT). */
+  /** The full URL to follow (PURERANK_PUBLIC_URL, else http://localhost:PORT; links.ts). */
   url: string;
+  /** The token the URL ends with (for a URL on another base: `linkUrl(base, token)`). Never stored. */
+  token: string;
   expiresAt: string;
 }
 
@@ -78,7 +82,8 @@ export interface IdentityService {
   }): Promise<IssuedLink>;
   /** A reset link for an existing user; any earlier unused link of the user stops working. */
   reset(email: string): Promise<IssuedLink>;
-  list(filter?: { accountId?: number }): Promise<User[]>;
+  /** By email. `account` is a name (an unknown one is `invalid_parameter` naming `account`). */
+  list(filter?: { accountId?: number; account?: string }): Promise<User[]>;
   /** Disables the user and ends every session of theirs at once. */
   disable(email: string): Promise<User>;
   /** The link's user and purpose while it is valid and unused, else null (for the page that follows it). */
@@ -94,4 +99,6 @@ export interface IdentityService {
   /** Owners' member management: another account's user is not_found. */
   inviteMember(by: User, email: string, role: 'owner' | 'member'): Promise<IssuedLink>;
   removeMember(by: User, userId: number): Promise<void>;
+  /** Deletes expired sessions and used or expired links (serve calls it periodically). */
+  purgeExpired(): Promise<{ sessions: number; links: number }>;
 }
