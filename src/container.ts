@@ -11,6 +11,7 @@ import { type Clock, systemClock } from './core/clock.ts';
 import type { PdfReader } from './core/coa/model.ts';
 import type { CoaRenderer } from './core/coa/sample.ts';
 import { CoaVerifier } from './core/coa/verify-coa.ts';
+import { AccountKeys } from './core/keys/account-keys.ts';
 import { KeyAuthenticator } from './core/keys/authenticate.ts';
 import { Operator } from './core/operator/operator.ts';
 import type { RateLimiter } from './core/ratelimit/model.ts';
@@ -18,6 +19,8 @@ import { CatalogSearch } from './core/search/search-catalog.ts';
 import { Identity } from './core/users/identity.ts';
 import { linkBase } from './core/users/links.ts';
 import type { IdentityService } from './core/users/model.ts';
+import { Usage } from './core/usage/usage.ts';
+import { UsageMeter } from './core/usage/usage-meter.ts';
 import { Webhooks } from './core/webhooks/manage-webhooks.ts';
 import type { WebhookSender } from './core/webhooks/model.ts';
 import { createWebhookSender, webhookPolicy } from './delivery-container.ts';
@@ -118,6 +121,8 @@ export async function createContainer(
   try {
     const freshness = await Freshness.start(store.state);
     const limiter = await openLimiter(config, store, clock, opts.limiter ?? 'auto');
+    // Usage is counted by the admission decision into this meter and flushed every few seconds.
+    const usageMeter = new UsageMeter({ clock, store: store.usage });
     return {
       config,
       clock,
@@ -134,10 +139,21 @@ export async function createContainer(
       pdf: pdfReader,
       webhooks: webhooks(config, store, clock, sender),
       sender,
+      accountKeys: new AccountKeys({
+        accounts: store.accounts,
+        keys: store.keys,
+        usage: store.usage,
+        pending: usageMeter,
+        clock,
+      }),
+      usage: await usage(config, store, clock, limiter, usageMeter),
+      usageMeter,
       async close() {
         await pdfReader.close();
         await sender.close();
+        // The limiter's state and the usage counts are flushed together at a graceful stop.
         await limiter.close();
+        await usageMeter.close();
         await store.close();
       },
     };
@@ -157,6 +173,30 @@ function identity(config: Readonly<Config>, store: OpenedStore, clock: Clock): I
     clock,
     pages: config.pages,
     linkBase: () => linkBase(config.pages.publicUrl, `http://localhost:${config.port}`),
+  });
+}
+
+/** An account's usage, judged by the same policy functions as the variants' guards. */
+async function usage(
+  config: Readonly<Config>,
+  store: OpenedStore,
+  clock: Clock,
+  limiter: RateLimiter,
+  pending: UsageMeter,
+): Promise<Usage> {
+  // Loaded here, not at the top: the CLI's container never serves the API and need not load it.
+  const [{ policiesA }, { policiesB }] = await Promise.all([
+    import('./http/variant-a/index.ts'),
+    import('./http/variant-b/index.ts'),
+  ]);
+  return new Usage({
+    accounts: store.accounts,
+    keys: store.keys,
+    store: store.usage,
+    pending,
+    limiter,
+    policies: { a: policiesA(config), b: policiesB(config) },
+    clock,
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Access } from '../core/accounts/plans.ts';
 import { grantsOf, planRequiredMessage } from '../core/accounts/plans.ts';
+import type { Clock } from '../core/clock.ts';
 import { isCanonicalBearer, type KeyAuthenticator } from '../core/keys/authenticate.ts';
 import type { Principal } from '../core/keys/model.ts';
 import type {
@@ -10,6 +11,7 @@ import type {
   RateLimitScope,
   RateLimitSlot,
 } from '../core/ratelimit/model.ts';
+import { DETACHED_CELL, type UsageCell, type UsageMeter } from '../core/usage/usage-meter.ts';
 import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from './error-status.ts';
 
 /** What a variant decides for itself: its quota per caller and the words of its 429. */
@@ -54,9 +56,11 @@ export type AdmissionResult = Admitted | Refused;
 
 /**
  * Count the request (`count`), or only report the quota (`peek`: an unknown route under a
- * variant's prefix, where a valid key still learns its quota and nothing is counted).
+ * variant's prefix, where a valid key still learns its quota and nothing is counted), or count it
+ * if admitted and otherwise leave the answer to the guard (`try`: the fast path, which answers only
+ * admitted requests; the guard decides a refusal again, so its 429 is recorded there, once).
  */
-export type AdmissionMode = 'count' | 'peek';
+export type AdmissionMode = 'count' | 'peek' | 'try';
 
 /**
  * Everything about a valid key in one variant, kept per canonical Authorization header so a request
@@ -74,6 +78,10 @@ class Lane implements Admitted {
   /** The counted hit's time and seq (0 = none): the hit object is built only if it is refunded. */
   hitAtMs = 0;
   hitSeq = 0;
+  /** When a rolled key stops working (epoch ms); 0 = never. Kept here for one comparison per request. */
+  readonly expiresAtMs: number;
+  /** The key's usage counters for the hour (core/usage/usage-meter.ts), replaced when the hour turns. */
+  usage: UsageCell = DETACHED_CELL;
   constructor(
     readonly principal: Principal,
     readonly scope: RateLimitScope,
@@ -82,6 +90,11 @@ class Lane implements Admitted {
   ) {
     this.limitText = String(policy.limit);
     this.grants = grantsOf(principal.plan);
+    this.expiresAtMs = principal.expiresAtMs ?? 0;
+  }
+  /** Past a rolled key's expiry it is refused like a revoked one; a key without one costs one comparison. */
+  expiredAt(clock: Clock): boolean {
+    return this.expiresAtMs !== 0 && this.expiresAtMs <= clock.now();
   }
   setReset(resetAtMs: number): void {
     const sec = Math.ceil(resetAtMs / 1000);
@@ -103,25 +116,41 @@ class Lane implements Admitted {
  */
 const LANES_MAX = 50_000;
 
+/** What the decision needs besides the key cache, the limiter and the variants' rules. */
+export interface AdmissionDeps {
+  /** The time a rolled key's expiry is compared with (the limiter's clock). */
+  clock: Clock;
+  /** Usage per key, variant and hour: the decision records what it counts and refuses with 429. */
+  meter: UsageMeter;
+}
+
 /**
  * The one admission decision, for both request paths (the Fastify guard and the fast path):
  * from (Authorization header, variant scope, the route's declared access) to admitted — principal,
  * quota numbers, the hit — or refused with `invalid_api_key`, `plan_required` or `rate_limited` and
  * the headers that go with it. Order matters for what is counted: 401, 403 and 429 are not counted.
  * Nothing a refused or unauthenticated request sends is remembered. Decision 0018.
+ *
+ * It is also where usage is recorded (issue [8]): a counted request and a 429 land in the key's
+ * usage cell for the hour, in memory, here and only here, so both paths record each request once.
  */
 export class AdmissionControl {
   private readonly lanes: Record<RateLimitScope, Map<string, Lane>> = { a: new Map(), b: new Map() };
 
   /** The limiter decides in memory (slots and peeks without I/O): admissions of known keys are synchronous. */
   private readonly sync: boolean;
+  private readonly clock: Clock;
+  private readonly meter: UsageMeter;
 
   constructor(
     private readonly auth: KeyAuthenticator,
     private readonly limiter: RateLimiter,
     private readonly rules: Record<RateLimitScope, ScopeRules>,
+    deps: AdmissionDeps,
   ) {
     this.sync = Boolean(limiter.slotSync && limiter.consumeSlotSync && limiter.peekSync);
+    this.clock = deps.clock;
+    this.meter = deps.meter;
   }
 
   /**
@@ -192,7 +221,7 @@ export class AdmissionControl {
     mode: AdmissionMode,
     result: AdmissionResult,
   ): AdmissionResult {
-    if (result.ok && mode === 'count' && isCanonicalBearer(header)) {
+    if (result.ok && mode !== 'peek' && isCanonicalBearer(header)) {
       const known = this.lanes[lane.scope];
       if (known.size >= LANES_MAX) known.clear();
       known.set(header, lane);
@@ -202,6 +231,7 @@ export class AdmissionControl {
 
   /** Only when this.sync: the limiter's synchronous forms exist. */
   private decideSync(lane: Lane, access: Access, mode: AdmissionMode): AdmissionResult {
+    if (lane.expiredAt(this.clock)) return INVALID_KEY;
     const limiter = this.limiter;
     const { keyId } = lane.principal;
     if (!lane.grants.has(access))
@@ -209,21 +239,30 @@ export class AdmissionControl {
     if (mode === 'peek') return this.peeked(lane, limiter.peekSync!(keyId, lane.scope, lane.policy));
     if (lane.slot === null || lane.slot.detached) lane.slot = limiter.slotSync!(keyId, lane.scope);
     const outcome = limiter.consumeSlotSync!(lane.slot, lane.policy);
-    if (outcome === null) return this.refuseRate(lane, limiter.peekSync!(keyId, lane.scope, lane.policy));
+    if (outcome === null)
+      return this.refuseRate(lane, limiter.peekSync!(keyId, lane.scope, lane.policy), mode === 'count');
     lane.remaining = outcome.remaining;
     lane.setReset(outcome.resetAtMs);
-    lane.hitAtMs = outcome.atMs;
+    const at = outcome.atMs;
+    lane.hitAtMs = at;
     lane.hitSeq = outcome.seq;
+    // Usage: one comparison, an increment and a store; a new cell only when the hour turns.
+    let cell = lane.usage;
+    if (at >= cell.endMs) cell = lane.usage = this.meter.cell(keyId, lane.scope, at);
+    cell.requests++;
+    cell.lastAt = at;
     return lane;
   }
 
   private async decideAsync(lane: Lane, access: Access, mode: AdmissionMode): Promise<AdmissionResult> {
+    if (lane.expiredAt(this.clock)) return INVALID_KEY;
     const { keyId } = lane.principal;
     if (!lane.grants.has(access))
       return this.refusePlan(lane, access, await this.limiter.peek(keyId, lane.scope, lane.policy));
     if (mode === 'peek') return this.peeked(lane, await this.limiter.peek(keyId, lane.scope, lane.policy));
     const d = await this.limiter.consume(keyId, lane.scope, lane.policy);
-    if (!d.allowed) return this.refuseRate(lane, d);
+    if (!d.allowed) return this.refuseRate(lane, d, mode === 'count');
+    this.meter.counted(keyId, lane.scope, d.hit?.atMs ?? this.clock.now());
     // A lane is shared by concurrent requests of one key; an asynchronous limiter's answers get their own.
     const admitted = new Lane(lane.principal, lane.scope, lane.policy, lane.slot);
     admitted.remaining = d.remaining;
@@ -253,7 +292,9 @@ export class AdmissionControl {
     };
   }
 
-  private refuseRate(lane: Lane, d: RateLimitDecision): Refused {
+  /** `record`: the refusal is final (the guard's), so its 429 is recorded now, and only then. */
+  private refuseRate(lane: Lane, d: RateLimitDecision, record: boolean): Refused {
+    if (record) this.meter.limited(lane.principal.keyId, lane.scope, this.clock.now());
     const retryAfterS = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
     return {
       ok: false,

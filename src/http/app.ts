@@ -52,10 +52,12 @@ const RATE_HEADERS_TEXT =
 export async function buildApp(services: AppServices, opts: AppOptions = {}): Promise<FastifyInstance> {
   // Bodies rendered from the catalog alone stay while its content does (response-cache.ts).
   const cache = new ResponseCache(services.catalog);
-  const admission = new AdmissionControl(services.auth, services.limiter, {
-    a: rulesA(services.config),
-    b: rulesB(services.config),
-  });
+  const admission = new AdmissionControl(
+    services.auth,
+    services.limiter,
+    { a: rulesA(services.config), b: rulesB(services.config) },
+    { clock: services.clock, meter: services.usageMeter },
+  );
   // Cached reads by known keys skip the framework (decisions 0011, 0018); the rest goes to Fastify.
   const fast = createFastPath({ freshness: services.freshness, clock: services.clock, admission, cache });
   // Every declared route, so a 404 can say what the path does take and where it exists instead.

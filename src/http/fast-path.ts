@@ -98,7 +98,7 @@ export function createFastPath(deps: FastPathDeps) {
     const { route, key } = target!;
     const cached = cache.get(key, freshness.state.dataVersion, clock.now());
     if (!cached) return false;
-    const admitted = admission.admitSync(req.headers.authorization, route.scope, route.access);
+    const admitted = admission.admitSync(req.headers.authorization, route.scope, route.access, 'try');
     // Refused or not decidable from memory: nothing was counted, so Fastify decides again and answers.
     if (admitted === undefined || !admitted.ok) return false;
     if (!known) remember(url, target!);

@@ -103,6 +103,8 @@ export function refundRate(services: AppServices, request: FastifyRequest, reply
   services.limiter.refund(hit, rate.policy).catch((err: unknown) => {
     request.log.warn({ err, request_id: request.id }, 'rate-limit refund failed');
   });
+  // Usage follows the limiter: the request is taken off the hour that counted it.
+  services.usageMeter.refunded(hit.keyId, hit.scope, hit.atMs);
   reply.header('x-ratelimit-remaining', Math.min(rate.policy.limit, rate.remaining + 1));
   request.rate = null;
 }

@@ -6,10 +6,13 @@ import type { PdfReader } from '../core/coa/model.ts';
 import type { CoaVerifier } from '../core/coa/verify-coa.ts';
 import type { ImportWriter } from '../core/import/import-data.ts';
 import type { KeyAuthenticator } from '../core/keys/authenticate.ts';
+import type { AccountKeysService } from '../core/keys/model.ts';
 import type { Operator } from '../core/operator/operator.ts';
 import type { Store } from '../core/ports.ts';
 import type { RateLimiter } from '../core/ratelimit/model.ts';
 import type { CatalogSearch } from '../core/search/search-catalog.ts';
+import type { UsageService } from '../core/usage/model.ts';
+import type { UsageMeter } from '../core/usage/usage-meter.ts';
 import type { IdentityService } from '../core/users/model.ts';
 import type { Webhooks } from '../core/webhooks/manage-webhooks.ts';
 
@@ -33,4 +36,10 @@ export interface AppServices {
   identity: IdentityService;
   /** The PDF reader's worker pool (warmed at start, closed at shutdown). */
   pdf: PdfReader & { warm(): Promise<void> };
+  /** An account's own API keys: list, create, revoke, roll (the dashboard). */
+  accountKeys: AccountKeysService;
+  /** Usage per key and variant: now (from the limiter) and per hour or day (the dashboard). */
+  usage: UsageService;
+  /** Where the admission decision records usage (in memory; flushed by the container). */
+  usageMeter: UsageMeter;
 }
