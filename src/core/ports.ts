@@ -213,6 +213,11 @@ export interface CoaStore {
   openSubmissions(accountId: number): Promise<number>;
   /** A verification of the account's, with its submission's review state now. */
   get(accountId: number, id: string): Promise<(StoredVerification & { review: ReviewState | null }) | null>;
+  /** The account's verifications, newest first, with their submissions' review state now (the dashboard). */
+  list(
+    accountId: number,
+    page: { limit: number; offset: number },
+  ): Promise<{ total: number; items: (StoredVerification & { review: ReviewState | null })[] }>;
 }
 
 /** The storage the core depends on; implemented once with Kysely for SQLite and PostgreSQL. */

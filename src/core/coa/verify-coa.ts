@@ -45,6 +45,9 @@ export interface CoaUpload {
   sha256?: string;
 }
 
+/** The most verifications one page of the list shows. */
+export const MAX_LIST_LIMIT = 100;
+
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we refuse
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -258,6 +261,30 @@ export class CoaVerifier {
       createdAt: v.createdAt,
       submission: v.submission,
     }).catch(() => v);
+  }
+
+  /**
+   * The account's verifications, newest first (the dashboard's list). Each shows its submission's
+   * review state now; one whose review has been decided is decided again as `get` does, so the
+   * list and the detail never disagree (at most `limit` of them, and each only once: the new
+   * verdict is stored).
+   */
+  async list(
+    accountId: number,
+    page: { limit: number; offset: number },
+  ): Promise<{ total: number; items: Verification[] }> {
+    if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_LIST_LIMIT)
+      throw invalidParameter('limit', `must be a whole number from 1 to ${MAX_LIST_LIMIT}.`);
+    if (!Number.isSafeInteger(page.offset) || page.offset < 0)
+      throw invalidParameter('offset', 'must be a whole number, 0 or more.');
+    const { total, items } = await this.deps.store.list(accountId, page);
+    const out: Verification[] = [];
+    for (const v of items) {
+      const shown: Verification = { ...v.outcome, id: v.id, createdAt: v.createdAt, review: v.review };
+      const decided = shown.status === 'pending_review' && v.review !== null && v.review.state !== 'pending';
+      out.push(decided ? await this.get(accountId, v.id).catch(() => shown) : shown);
+    }
+    return { total, items: out };
   }
 
   private async read(

@@ -120,7 +120,33 @@ export class KyselyCoaStore implements CoaStore {
     accountId: number,
     id: string,
   ): Promise<(StoredVerification & { review: ReviewState | null }) | null> {
-    const r = await this.db
+    const r = await this.withReview(accountId).where('c.id', '=', id).executeTakeFirst();
+    return r ? { ...fromRow(r), review: reviewOf(r) } : null;
+  }
+
+  async list(
+    accountId: number,
+    page: { limit: number; offset: number },
+  ): Promise<{ total: number; items: (StoredVerification & { review: ReviewState | null })[] }> {
+    const [count, rows] = await Promise.all([
+      this.db
+        .selectFrom('coa_verifications')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow(),
+      this.withReview(accountId)
+        .orderBy('c.created_at', 'desc')
+        .orderBy('c.id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
+    ]);
+    return { total: Number(count.n), items: rows.map((r) => ({ ...fromRow(r), review: reviewOf(r) })) };
+  }
+
+  /** The account's verifications with the state of the submission each queued or joined. */
+  private withReview(accountId: number) {
+    return this.db
       .selectFrom('coa_verifications as c')
       .leftJoin('batches as b', (j) =>
         j.onRef('b.vendor_id', '=', 'c.vendor_id').onRef('b.batch_key', '=', 'c.batch_key'),
@@ -128,25 +154,22 @@ export class KyselyCoaStore implements CoaStore {
       .leftJoin('vendors as v', 'v.id', 'b.vendor_id')
       .selectAll('c')
       .select(['b.status as review_status', 'b.batch_id as review_batch', 'v.slug as review_vendor'])
-      .where('c.id', '=', id)
-      .where('c.account_id', '=', accountId)
-      .executeTakeFirst();
-    if (!r) return null;
-    const review: ReviewState | null =
-      r.review_status && r.review_batch && r.review_vendor
-        ? {
-            state:
-              r.review_status === 'approved'
-                ? 'approved'
-                : r.review_status === 'rejected'
-                  ? 'rejected'
-                  : 'pending',
-            vendorSlug: r.review_vendor,
-            batchId: r.review_batch,
-          }
-        : null;
-    return { ...fromRow(r), review };
+      .where('c.account_id', '=', accountId);
   }
+}
+
+function reviewOf(r: {
+  review_status: string | null;
+  review_batch: string | null;
+  review_vendor: string | null;
+}): ReviewState | null {
+  if (!r.review_status || !r.review_batch || !r.review_vendor) return null;
+  return {
+    state:
+      r.review_status === 'approved' ? 'approved' : r.review_status === 'rejected' ? 'rejected' : 'pending',
+    vendorSlug: r.review_vendor,
+    batchId: r.review_batch,
+  };
 }
 
 function extractionOf(r: Pick<Row, 'extracted' | 'unreadable_reason'>): Extraction {
