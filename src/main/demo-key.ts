@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Container } from '../container.ts';
 import { createKey } from '../core/keys/manage-keys.ts';
 import { DEMO_ACCOUNT } from '../seed/demo-dataset.ts';
+import { seedDemoUsage } from '../seed/demo-usage.ts';
 import { seedDemo } from '../seed/seed-demo.ts';
 
 /**
@@ -30,7 +31,10 @@ export async function prepareDemo(c: Container): Promise<{ seeded: boolean; key:
     key = null;
   }
   if (key && (await c.auth.authenticate(`Bearer ${key}`)).ok) return { seeded, key };
-  key = (await createKey(c.store, DEMO_ACCOUNT, 'demo (printed at start-up)')).key;
+  const created = await createKey(c.store, DEMO_ACCOUNT, 'demo (printed at start-up)');
+  key = created.key;
+  // A usage history, so the dashboard's charts show something on the first start (once per database).
+  await seedDemoUsage({ usage: c.store.usage, clock: c.clock }, created.info.accountId, created.info.id);
   await c.freshness.refresh();
   try {
     writeFileSync(file, `${key}\n`, { mode: 0o600 });
