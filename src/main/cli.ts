@@ -14,6 +14,7 @@ import { reviewsCommand } from '../cli/reviews.ts';
 import { scoresCommand } from '../cli/scores.ts';
 import { seedCommand } from '../cli/seed.ts';
 import { serveCommand } from '../cli/serve.ts';
+import { usersCommand } from '../cli/users.ts';
 import { vendorsCommand } from '../cli/vendors.ts';
 import { workerCommand } from '../cli/worker.ts';
 
@@ -31,6 +32,7 @@ seedCommand(program);
 accountsCommand(program);
 accountPlanCommand(program);
 keysCommand(program);
+usersCommand(program);
 // Operator commands: the same use cases as the operator API (docs/operator-cli.md).
 vendorsCommand(program);
 overridesCommand(program);
