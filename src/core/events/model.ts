@@ -140,6 +140,10 @@ export type StoredEvent = NewEvent & {
 export interface EventQuery {
   /** Only events after this sequence number (paging: pass the last `seq` seen). */
   after?: number;
+  /** Only events before this sequence number (paging newest first: pass the last `seq` seen). */
+  before?: number;
+  /** Newest first (the console); otherwise oldest first, the order they were committed. */
+  newestFirst?: boolean;
   type?: EventType;
   vendorSlug?: string;
   limit: number;

@@ -19,15 +19,16 @@ export async function appendEvents(trx: Transaction<Database>, events: readonly 
 export class KyselyOutboxStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Oldest first, after `after` (a `seq`), optionally of one type or vendor. */
+  /** Oldest first (newest first when asked), between `after` and `before` (`seq`s), of one type or vendor. */
   async list(q: EventQuery): Promise<StoredEvent[]> {
     const rows = await this.db
       .selectFrom('outbox')
       .selectAll()
       .$if(q.after !== undefined, (b) => b.where('seq', '>', q.after!))
+      .$if(q.before !== undefined, (b) => b.where('seq', '<', q.before!))
       .$if(q.type !== undefined, (b) => b.where('type', '=', q.type!))
       .$if(q.vendorSlug !== undefined, (b) => b.where('vendor_slug', '=', q.vendorSlug!))
-      .orderBy('seq')
+      .orderBy('seq', q.newestFirst ? 'desc' : 'asc')
       .limit(q.limit)
       .execute();
     // Rows are written only by appendEvents from the core's typed events: the pair (type, data)
