@@ -1,4 +1,5 @@
 import type { PageRoutes } from '../index.ts';
+import { keyPages } from './keys.ts';
 
 /** The account pages under /dashboard, each module adding its own routes (signed-in members only). */
-export const DASHBOARD_PAGES: PageRoutes[] = [];
+export const DASHBOARD_PAGES: PageRoutes[] = [keyPages];
