@@ -1,5 +1,6 @@
 import type { PageRoutes } from '../index.ts';
 import { keyPages } from './keys.ts';
+import { usagePages } from './usage.ts';
 
 /** The account pages under /dashboard, each module adding its own routes (signed-in members only). */
-export const DASHBOARD_PAGES: PageRoutes[] = [keyPages];
+export const DASHBOARD_PAGES: PageRoutes[] = [keyPages, usagePages];
