@@ -6,6 +6,7 @@ import { batchRoutes } from './routes/batches.ts';
 import { overrideRoutes } from './routes/overrides.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { scoreAndEventRoutes } from './routes/scores-events.ts';
+import { userRoutes } from './routes/users.ts';
 import { vendorRoutes } from './routes/vendors.ts';
 
 export const ADMIN_PREFIX = '/admin/v1';
@@ -24,5 +25,6 @@ export function adminApi(services: AppServices, token: string) {
     reviewRoutes(app, services);
     batchRoutes(app, services);
     scoreAndEventRoutes(app, services);
+    userRoutes(app, services);
   };
 }

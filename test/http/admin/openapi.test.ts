@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectValidOpenApi31 } from '../../support/openapi.ts';
 import '../../../src/core/validation/formats.ts';
 import * as S from '../../../src/http/admin/schemas.ts';
+import * as U from '../../../src/http/admin/user-schemas.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { type AdminFixture, OWNER, setupAdmin } from './helpers.ts';
 
@@ -26,6 +27,9 @@ const PATHS: Record<string, string[]> = {
   '/vendors/{slug}/batches/{batchId}/reject': ['post'],
   '/scores/recompute': ['post'],
   '/events': ['get'],
+  '/users': ['get', 'post'],
+  '/users/{email}/reset': ['post'],
+  '/users/{email}/disable': ['post'],
 };
 
 /** The success response of each operation: status and the exported schema. */
@@ -50,6 +54,10 @@ const SUCCESS: Record<string, [string, TSchema]> = {
   rejectBatch: ['200', S.AdminBatchWrite],
   recomputeScores: ['200', S.AdminRecomputeResult],
   listEvents: ['200', S.AdminEventList],
+  listUsers: ['200', U.AdminUserList],
+  inviteUser: ['201', U.AdminUserLink],
+  resetUser: ['200', U.AdminUserLink],
+  disableUser: ['200', U.AdminUser],
 };
 
 const asJson = (schema: TSchema) => {
@@ -194,6 +202,10 @@ describe.each(DIALECTS)('operator API OpenAPI document (%s)', (dialect) => {
     await ok(S.AdminBatchWrite, 'POST', '/vendors/apex/batches/TB-2/approve', {});
     await ok(S.AdminBatchWrite, 'POST', '/vendors/borealis/batches/PEND-7/reject');
     await ok(S.AdminRecomputeResult, 'POST', '/scores/recompute');
+    await ok(U.AdminUserLink, 'POST', '/users', { email: 'doc@doc.test', account: 'Doc Co', role: 'owner' });
+    await ok(U.AdminUserList, 'GET', '/users');
+    await ok(U.AdminUserLink, 'POST', '/users/doc@doc.test/reset');
+    await ok(U.AdminUser, 'POST', '/users/doc@doc.test/disable');
     const events = await ok(S.AdminEventList, 'GET', '/events');
     expect(events.data.length).toBeGreaterThan(0);
 
