@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Container } from '../container.ts';
+import type { AuthResult } from '../core/keys/authenticate.ts';
 import { createKey } from '../core/keys/manage-keys.ts';
 import { DEMO_ACCOUNT } from '../seed/demo-dataset.ts';
 import { seedDemoUsage } from '../seed/demo-usage.ts';
@@ -30,7 +31,7 @@ export async function prepareDemo(c: Container): Promise<{ seeded: boolean; key:
   } catch {
     key = null;
   }
-  if (key && (await c.auth.authenticate(`Bearer ${key}`)).ok) return { seeded, key };
+  if (key && live(await c.auth.authenticate(`Bearer ${key}`), c.clock.now())) return { seeded, key };
   const created = await createKey(c.store, DEMO_ACCOUNT, 'demo (printed at start-up)');
   key = created.key;
   // A usage history, so the dashboard's charts show something on the first start (once per database).
@@ -43,5 +44,9 @@ export async function prepareDemo(c: Container): Promise<{ seeded: boolean; key:
   }
   return { seeded, key };
 }
+
+/** A valid key that has not expired after a roll (the authenticator leaves the time to its callers). */
+const live = (auth: AuthResult, nowMs: number): boolean =>
+  auth.ok && (auth.principal.expiresAtMs === null || auth.principal.expiresAtMs > nowMs);
 
 const sqlitePath = (url: string): string => url.replace(/^(sqlite|file):(\/\/)?/i, '');

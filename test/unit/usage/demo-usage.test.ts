@@ -80,10 +80,11 @@ describe.each(DIALECTS)('seedDemoUsage (%s)', (dialect) => {
 describe('first start with the demo dataset (SQLite)', () => {
   let dir: string;
   let container: Container;
+  const clock = new ManualClock(NOW);
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'purerank-demo-usage-'));
     const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'demo.db')}`, PURERANK_SEED_DEMO: 'true' });
-    container = await createContainer(config, { clock: new ManualClock(NOW), limiter: 'memory' });
+    container = await createContainer(config, { clock, limiter: 'memory' });
   });
   afterAll(async () => {
     await container?.close();
@@ -110,5 +111,19 @@ describe('first start with the demo dataset (SQLite)', () => {
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it('a demo key rolled and expired is replaced at the next start, not printed', async () => {
+    const first = await prepareDemo(container);
+    const account = (await container.store.accounts.findByName(DEMO_ACCOUNT))!;
+    const [old] = (await container.accountKeys.list(account.id)).filter((k) => k.state === 'active');
+    await container.accountKeys.roll(account.id, old!.id, 3600);
+    // A start has empty key caches (here no app listens for the keys version to empty them).
+    container.auth.invalidate();
+    expect((await prepareDemo(container)).key).toBe(first.key); // still within its overlap
+    clock.advance(3_600_000);
+    const next = await prepareDemo(container);
+    expect(next.key).not.toBe(first.key);
+    expect(next.key).toMatch(/^prk_live_/);
   });
 });
