@@ -64,6 +64,8 @@ export async function userContext(
     viewport: { width: 1280, height: 900 },
     ...(storageState ? { storageState } : {}),
   });
+  // Shorter than a test's time limit, so a missing element fails with playwright's own message.
+  context.setDefaultTimeout(10_000);
   return { context, watch: await watchContext(context) };
 }
 

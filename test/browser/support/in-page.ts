@@ -24,6 +24,7 @@ declare const document: {
   body: PageElement & { querySelectorAll(selector: string): Iterable<PageElement> };
 };
 declare function getComputedStyle(el: PageElement): { overflowX: string };
+declare const navigator: { clipboard: { readText(): Promise<string> } };
 
 /** Every document of a context reports its CSP violations to the console (browser.ts reads them). */
 export function reportViolations(): void {
@@ -95,4 +96,9 @@ export function lookAtPage(): Look {
     }
   }
   return { styled, vw, wide, culprits };
+}
+
+/** What the page's copy button put on the clipboard (the context must be granted clipboard-read). */
+export function readClipboard(): Promise<string> {
+  return navigator.clipboard.readText();
 }
