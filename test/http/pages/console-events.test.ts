@@ -21,7 +21,7 @@ interface Row {
 function rows(html: string): Row[] {
   return [
     ...html.matchAll(
-      /<tr>\s*<td class="num">(\d+)<\/td>[\s\S]*?<td>([a-z_.]+)<\/td>\s*<td><a [^>]*>([^<]*)<\/a><\/td>\s*<td><pre class="mono">([\s\S]*?)<\/pre><\/td>/g,
+      /<th scope="row" class="num">(\d+)<\/th>\s*<td>([a-z_.]+)<\/td>\s*<td><a [^>]*>([^<]*)<\/a><\/td>[\s\S]*?<pre class="mono">([\s\S]*?)<\/pre>/g,
     ),
   ].map((m) => ({ seq: Number(m[1]), type: m[2]!, vendor: m[3]!, payload: m[4]! }));
 }

@@ -134,17 +134,13 @@ describe.each(DIALECTS)('console vendors and overrides (%s)', (dialect) => {
     expectCleanMarkup(html);
     expect(noticeOf(html)).toContain('Override of coa set');
     expect(noticeOf(html)).toContain(`Score ${before.score} → ${after.score}`);
-    expect(pillarRow(html, 'coa')).toEqual([
-      String(before.computed.coa),
-      String(target),
-      `pinned to ${target}`,
-    ]);
+    expect(pillarRow(html, 'coa')).toEqual([String(before.computed.coa), String(target), String(target)]);
     // Who, when and why, escaped.
     const overrides = /<h2>Overrides<\/h2>([\s\S]*?)<\/table>/.exec(html)?.[1] ?? '';
     expect(overrides).toContain(OPERATOR);
     expect(overrides).toContain(new Date(f.ctx.clock.now()).toISOString().slice(0, 16).replace('T', ' '));
     expect(overrides).toContain('Lab &lt;confirmed&gt; the reports were forged');
-    expect(overrides).toContain('data-confirm="Clear the coa override of Aurora Peptide Works?"');
+    expect(html).toContain('data-confirm="Clear the coa override of Aurora Peptide Works?"');
     // The score history names the operator.
     expect(after.history.at(-1)?.reason).toBe(`override coa by ${OPERATOR}`);
   });
