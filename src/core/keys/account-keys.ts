@@ -23,6 +23,13 @@ export interface AccountKeysDeps {
   clock: Clock;
 }
 
+/**
+ * Live keys (active or expiring) an account may hold: enough for every environment and service of
+ * a customer, and a bound on what one account's pages and key caches hold. A roll may pass it by
+ * one until the old key expires.
+ */
+export const MAX_LIVE_KEYS = 100;
+
 /** Key ids are `key_` and 20 characters; anything much longer is no key of anyone's, asked or not. */
 const KEY_ID_MAX_LENGTH = 64;
 
@@ -61,6 +68,13 @@ export class AccountKeys implements AccountKeysService {
     if (!Number.isSafeInteger(accountId) || !(await this.deps.accounts.findById(accountId)))
       throw new DomainError('not_found', 'The account does not exist.');
     const now = this.deps.clock.now();
+    // Checked before the write, not under a lock: concurrent creates may pass it by a few.
+    const live = (await this.deps.keys.listAccountKeys(accountId)).filter((k) => isLive(k, now)).length;
+    if (live >= MAX_LIVE_KEYS)
+      throw new DomainError(
+        'conflict',
+        `An account holds at most ${MAX_LIVE_KEYS} live keys; revoke one it no longer uses first.`,
+      );
     const k = generateKey();
     const info = await this.deps.keys.insert({
       id: k.id,

@@ -3,7 +3,7 @@ import { createAccount } from '../../../src/core/accounts/manage-accounts.ts';
 import type { Account } from '../../../src/core/accounts/model.ts';
 import { HOUR_MS, ManualClock } from '../../../src/core/clock.ts';
 import { DomainError } from '../../../src/core/errors.ts';
-import { AccountKeys } from '../../../src/core/keys/account-keys.ts';
+import { AccountKeys, MAX_LIVE_KEYS } from '../../../src/core/keys/account-keys.ts';
 import { hashKey, isWellFormedKey } from '../../../src/core/keys/api-key.ts';
 import { createKey } from '../../../src/core/keys/manage-keys.ts';
 import type { RollOverlap } from '../../../src/core/keys/model.ts';
@@ -100,6 +100,17 @@ describe.each(DIALECTS)('an account manages its own keys (%s)', (dialect) => {
       expect((await createKey(store, 'acme', 'y'.repeat(100))).info.name).toHaveLength(100);
       expect((await errorOf(createKey(store, 'acme', 'y'.repeat(101)))).code).toBe('invalid_parameter');
       expect((await errorOf(createKey(store, 'acme', 'a\tb'))).code).toBe('invalid_parameter');
+    });
+
+    it(`an account holds at most ${MAX_LIVE_KEYS} live keys (conflict); revoking one makes room`, async () => {
+      const crowd = await createAccount(store, { name: 'crowd', plan: 'pro' });
+      const made = [];
+      for (let i = 0; i < MAX_LIVE_KEYS; i++) made.push((await keys.create(crowd.id, null)).info);
+      const err = await errorOf(keys.create(crowd.id, 'one too many'));
+      expect(err.code).toBe('conflict');
+      expect(await keys.list(crowd.id)).toHaveLength(MAX_LIVE_KEYS);
+      await keys.revoke(crowd.id, made[0]!.id);
+      expect((await keys.create(crowd.id, 'room again')).info.state).toBe('active');
     });
 
     it('refuses an account that does not exist', async () => {
