@@ -1,12 +1,18 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.ts';
 import { type Container, createContainer, createDeliveryWorker, PRIVATE_URLS_WARNING } from '../container.ts';
+import { linkBase, linkUrl } from '../core/users/links.ts';
+import type { IssuedLink } from '../core/users/model.ts';
 import { buildApp } from '../http/app.ts';
+import { demoOwnerLink } from '../seed/demo-owner.ts';
 import { parseDatabaseUrl } from '../storage/open-store.ts';
 import { DeliveryHost } from '../worker/delivery-host.ts';
 import { prepareDemo } from './demo-key.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
 import { pinTickObjectShape } from './tick-shape.ts';
+
+/** How often expired sessions and used or expired one-time links are deleted. */
+const PURGE_EVERY_MS = 60 * 60_000;
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -41,8 +47,11 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   container.store.checkpointInBackground();
   let app: FastifyInstance;
   let demo: { seeded: boolean; key: string | null };
+  let demoOwner: IssuedLink | null = null;
   try {
     demo = config.seedDemoWhenEmpty ? await prepareDemo(container) : { seeded: false, key: null };
+    if (config.seedDemoWhenEmpty)
+      demoOwner = await demoOwnerLink({ identity: container.identity, accounts: container.store.accounts });
     app = await buildApp(container, { logger: { level: config.logLevel } });
     await app.listen({ port: config.port, host: config.host });
     // Load pdfjs in the PDF workers now, in the background: the first CoA upload does not pay the
@@ -78,9 +87,24 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
     // The URL is quoted: an unquoted `?` is a glob in zsh, which then refuses the command.
     banner.push(`Try: curl -H 'Authorization: Bearer ${demo.key}' '${base}/api/v1/vendors?limit=3'`);
   }
+  if (demoOwner) {
+    // The address it listens on (PORT=0 picks one), unless PURERANK_PUBLIC_URL says where users reach it.
+    const link = linkUrl(linkBase(config.pages.publicUrl, base), demoOwner.token);
+    banner.push(
+      `Dashboard: sign in as ${demoOwner.user.email} with this one-time link (sets a password): ${link}`,
+    );
+  }
+  // Sessions and links expire by themselves (every read checks); this only keeps the tables small.
+  const purge = setInterval(() => {
+    container.identity
+      .purgeExpired()
+      .catch((err: unknown) => app.log.warn({ err }, 'purging expired sessions and links failed'));
+  }, PURGE_EVERY_MS);
+  purge.unref();
   let stopping: Promise<void> | null = null;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
+      clearInterval(purge);
       await Promise.all([app.close(), worker?.stop()]);
       await container.close();
     })();
