@@ -1,3 +1,4 @@
+import type { Config } from '../../../src/config/config.ts';
 import { createAccount } from '../../../src/core/accounts/manage-accounts.ts';
 import type { Plan } from '../../../src/core/accounts/model.ts';
 import type { UserRole } from '../../../src/core/users/model.ts';
@@ -40,9 +41,9 @@ export interface Site {
 
 export async function startSite(
   dialect: Dialect,
-  opts: { records?: Record<string, unknown>[] } = {},
+  opts: { records?: Record<string, unknown>[]; config?: Partial<Config> } = {},
 ): Promise<Site> {
-  const ctx = await createTestContext(dialect);
+  const ctx = await createTestContext(dialect, opts.config ? { config: opts.config } : {});
   let base: string;
   try {
     if (opts.records) {
