@@ -79,7 +79,8 @@ export const coaPages: PageRoutes = async (app: FastifyInstance, ctx: PageContex
   app.get<{ Params: { id: string } }>('/coa/:id', async (request, reply) => {
     const v = await coa.get(enterprise(request), request.params.id);
     return page(request, reply, 'dashboard-coa-detail', {
-      title: `CoA verification ${v.id}`,
+      // The id is long and unbroken: it goes in the facts, not the heading (390 px screens).
+      title: `CoA verification: ${v.peptideSlug}`,
       area: 'dashboard',
       v: row(v),
       extracted: v.extracted,

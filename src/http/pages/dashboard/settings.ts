@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../core/errors.ts';
+import { linkUrl } from '../../../core/users/links.ts';
 import { type IssuedLink, MEMBER_ROLES } from '../../../core/users/model.ts';
 import type { PageRoutes } from '../index.ts';
 import { type PageContext, page } from '../page-context.ts';
@@ -50,8 +51,11 @@ export const settingsPages: PageRoutes = (app: FastifyInstance, ctx: PageContext
       text(request.body, 'email', EMAIL_MAX * 2).trim(),
       role,
     );
+    // Without PURERANK_PUBLIC_URL the core's link names localhost and the configured port; the
+    // owner is looking at this service under its real name, so the link they pass on uses it.
+    const base = ctx.ownOrigin ?? `${request.protocol}://${request.host}`;
     // The link is in this answer only: the owner passes it on; it is stored as a hash.
-    return show(request, reply, { invited });
+    return show(request, reply, { invited: { ...invited, url: linkUrl(base, invited.token) } });
   });
 
   app.post<{ Params: { id: string }; Body: Fields }>(
