@@ -172,18 +172,22 @@ export class KyselyKeyStore implements KeyStore {
   }
 
   async revoke(id: string, nowIso?: string): Promise<ApiKeyInfo | null> {
-    const now = nowIso ?? new Date().toISOString();
+    const row = await this.revokeRow(id, null, nowIso ?? new Date().toISOString());
+    return row ? toKeyInfo(row) : null;
+  }
+
+  /**
+   * The one revocation: the key (of this account, when given) loses its life in the transaction
+   * that bumps the keys version, so every cache drops it on its next request.
+   */
+  private async revokeRow(id: string, accountId: number | null, now: string) {
     const revoked = await this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('api_keys')
-        .set({ revoked_at: now })
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .returningAll()
-        .executeTakeFirst();
+      let q = trx.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id);
+      if (accountId !== null) q = q.where('account_id', '=', accountId);
+      const row = await q.where('revoked_at', 'is', null).returningAll().executeTakeFirst();
       if (!row) return null;
       await bumpVersion(trx, this.caps, 'keys', now);
-      return toKeyInfo(row);
+      return row;
     });
     if (revoked) this.signal.mark();
     return revoked;
@@ -211,21 +215,8 @@ export class KyselyKeyStore implements KeyStore {
   }
 
   async revokeAccountKey(accountId: number, keyId: string, nowIso: string): Promise<StoredAccountKey | null> {
-    const revoked = await this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('api_keys')
-        .set({ revoked_at: nowIso })
-        .where('id', '=', keyId)
-        .where('account_id', '=', accountId)
-        .where('revoked_at', 'is', null)
-        .returningAll()
-        .executeTakeFirst();
-      if (!row) return null;
-      await bumpVersion(trx, this.caps, 'keys', nowIso);
-      return toStoredKey(row);
-    });
-    if (revoked) this.signal.mark();
-    return revoked;
+    const row = await this.revokeRow(keyId, accountId, nowIso);
+    return row ? toStoredKey(row) : null;
   }
 
   async roll(input: {
