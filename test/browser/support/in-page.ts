@@ -22,7 +22,14 @@ declare const document: {
   styleSheets: Iterable<{ href: string | null; cssRules: { length: number } }>;
   documentElement: { clientWidth: number; scrollWidth: number };
   body: PageElement & { querySelectorAll(selector: string): Iterable<PageElement> };
+  createTreeWalker(root: PageElement, whatToShow: number): { nextNode(): TextNode | null };
+  createRange(): { selectNodeContents(node: TextNode): void; getBoundingClientRect(): { right: number } };
 };
+interface TextNode {
+  textContent: string | null;
+  parentElement: PageElement | null;
+}
+
 declare function getComputedStyle(el: PageElement): { overflowX: string };
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
@@ -80,19 +87,36 @@ export function lookAtPage(): Look {
   const vw = document.documentElement.clientWidth;
   const wide = document.documentElement.scrollWidth;
   const culprits: string[] = [];
+  // Inside a box that scrolls or clips, overflow is that box's business, not the page's.
+  const held = (from: PageElement | null): boolean => {
+    for (let p = from; p && p !== document.body; p = p.parentElement) {
+      if (getComputedStyle(p).overflowX !== 'visible') return true;
+    }
+    return false;
+  };
+  const nameOf = (el: PageElement): string => {
+    const cls = typeof el.className === 'string' && el.className ? `.${el.className.split(' ')[0]}` : '';
+    return `${el.tagName.toLowerCase()}${cls}`;
+  };
   if (wide > vw) {
     for (const el of document.body.querySelectorAll('*')) {
-      if (el.getBoundingClientRect().right <= vw + 1) continue;
-      let held = false;
-      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-        if (getComputedStyle(p).overflowX !== 'visible') held = true;
-      }
-      if (held) continue;
-      const cls = typeof el.className === 'string' && el.className ? `.${el.className.split(' ')[0]}` : '';
-      culprits.push(
-        `${el.tagName.toLowerCase()}${cls} (right edge ${Math.round(el.getBoundingClientRect().right)} px)`,
-      );
+      const right = el.getBoundingClientRect().right;
+      if (right <= vw || held(el.parentElement)) continue;
+      culprits.push(`${nameOf(el)} (right edge ${Math.round(right)} px)`);
       if (culprits.length >= 5) break;
+    }
+    // Text that does not wrap (a long id in a heading) sticks out of a box that does not.
+    // 4: NodeFilter.SHOW_TEXT (a literal: the function runs in the page, without this module).
+    const walker = document.createTreeWalker(document.body, 4);
+    const range = document.createRange();
+    for (let n = walker.nextNode(); n && culprits.length < 10; n = walker.nextNode()) {
+      range.selectNodeContents(n);
+      const right = range.getBoundingClientRect().right;
+      if (right <= vw || held(n.parentElement)) continue;
+      const where = n.parentElement ? nameOf(n.parentElement) : 'body';
+      culprits.push(
+        `text "${(n.textContent ?? '').trim().slice(0, 60)}" in ${where} (right edge ${Math.round(right)} px)`,
+      );
     }
   }
   return { styled, vw, wide, culprits };

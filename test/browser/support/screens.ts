@@ -12,11 +12,16 @@ export const WIDTHS = [1280, 390] as const;
 /**
  * Writes full-page screenshots of the page at each width to `<name>-<width>.png`, and returns what
  * a look would catch that a test can check: a page wider than the screen (something overflows at
- * 390 px, outside any scrolling box) and a page without its stylesheet. The viewport is left at
- * 1280 px.
+ * 390 px, outside any scrolling box) and a page without its stylesheet. With `write: false` only
+ * the checks run. The viewport is left at 1280 px.
  */
-export async function screenshots(page: Page, name: string): Promise<string[]> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+export async function screenshots(
+  page: Page,
+  name: string,
+  opts: { write?: boolean } = {},
+): Promise<string[]> {
+  const write = opts.write ?? true;
+  if (write) mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const problems: string[] = [];
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
@@ -29,7 +34,7 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
         `${name} at ${width} px: ${look.wide} px wide, wider than the screen (${look.culprits.join('; ')})`,
       );
     }
-    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+    if (write) await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   return problems;
