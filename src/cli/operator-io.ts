@@ -1,5 +1,7 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
+import { ACTION_REASON_MAX } from '../core/operator/actions.ts';
+import { ACTOR_MAX, isActor } from '../core/operator/actor.ts';
 import type { WriteOutcome } from '../core/operator/model.ts';
 import { CliError } from './output.ts';
 
@@ -9,10 +11,6 @@ import { CliError } from './output.ts';
  */
 
 // ---- who acts ------------------------------------------------------------------------------
-
-const ACTOR_MAX = 100;
-/** As the operator API's `X-Operator` header: 1–100 printable ASCII characters. */
-const ACTOR_PATTERN = /^[ -~]{1,100}$/;
 
 /** Adds `--as NAME` to a command whose writes record who made them. */
 export function actorOption(cmd: Command): Command {
@@ -26,7 +24,8 @@ export function actorOption(cmd: Command): Command {
 export function actorOf(o: { as?: string }): string {
   if (o.as === undefined) return defaultActor();
   const name = o.as.trim();
-  if (!ACTOR_PATTERN.test(name)) {
+  // The core's one rule (core/operator/actor.ts), as the operator API's `X-Operator` header.
+  if (!isActor(name)) {
     throw new CliError(`--as must be 1 to ${ACTOR_MAX} printable ASCII characters, got '${o.as}'`);
   }
   return name;
@@ -35,7 +34,7 @@ export function actorOf(o: { as?: string }): string {
 function defaultActor(): string {
   try {
     const name = userInfo().username.trim();
-    if (ACTOR_PATTERN.test(name)) return name;
+    if (isActor(name)) return name;
   } catch {
     // No passwd entry (some containers): fall through.
   }
@@ -59,6 +58,15 @@ export function decimal(name: string, raw: string, min: number, max: number): nu
   const n = Number(raw);
   if (n < min || n > max) throw new CliError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+/** `--reason`: trimmed, 1 to 500 characters (as the operator API's and the console's reasons). */
+export function reasonText(raw: string): string {
+  const reason = raw.trim();
+  if (reason === '' || reason.length > ACTION_REASON_MAX) {
+    throw new CliError(`--reason must be 1 to ${ACTION_REASON_MAX} characters`);
+  }
+  return reason;
 }
 
 /** One of a closed set of words. */

@@ -5,6 +5,7 @@ import type { Extraction, ReviewState, VerificationOutcome } from './coa/verific
 import type { EventQuery, StoredEvent } from './events/model.ts';
 import type { ImportBatch } from './import/records.ts';
 import type { ApiKeyInfo, Principal, StoredAccountKey } from './keys/model.ts';
+import type { ActionQuery, OperatorAction } from './operator/actions.ts';
 import type { BatchAdminView, OverrideEntry, ReviewFacts, VendorAdminView } from './operator/model.ts';
 import type { Peptide } from './peptides/model.ts';
 import type { StoredPrice } from './prices/model.ts';
@@ -180,6 +181,11 @@ export interface OperatorStore {
   /** Pending submissions, oldest first. */
   pendingBatches(limit: number, offset: number): Promise<{ total: number; items: BatchAdminView[] }>;
   events(q: EventQuery): Promise<StoredEvent[]>;
+  /**
+   * The operator decision log (core/operator/actions.ts), newest first, at most `q.limit` entries.
+   * Its entries are written by the write transactions themselves (RecordWriter's `log`).
+   */
+  actions(q: ActionQuery): Promise<OperatorAction[]>;
 }
 
 /** A verification row as stored (core/coa/verify-coa.ts writes and reads it). */

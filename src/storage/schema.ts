@@ -304,6 +304,22 @@ export interface UsageHourlyTable {
   last_at: number | null;
 }
 
+/** The operator decision log (migration 0008, core/operator/actions.ts); append-only. */
+export interface OperatorActionsTable {
+  id: Generated<number>;
+  /** ISO 8601: the write's time. */
+  at: string;
+  actor: string;
+  /** An OperatorActionKind. */
+  action: string;
+  vendor_slug: string | null;
+  /** A batch id, an override's field, an account's name. */
+  subject: string;
+  reason: string | null;
+  /** JSON of the entry's ActionDetails. */
+  details: string | null;
+}
+
 export interface Database {
   data_state: DataStateTable;
   accounts: AccountsTable;
@@ -329,4 +345,5 @@ export interface Database {
   user_links: UserLinksTable;
   sessions: SessionsTable;
   usage_hourly: UsageHourlyTable;
+  operator_actions: OperatorActionsTable;
 }

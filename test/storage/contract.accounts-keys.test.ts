@@ -19,6 +19,7 @@ describe.each(DIALECTS)('storage contract: migrations (%s)', (dialect) => {
         '0005-webhooks',
         '0006-webhook-retention-index',
         '0007-users-sessions-usage',
+        '0008-operator-actions',
       ]);
       await store.accounts.create({ name: 'survivor', plan: 'pro' });
       expect(await store.migrate()).toEqual([]);

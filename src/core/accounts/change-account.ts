@@ -1,5 +1,6 @@
 import { DomainError, notFound } from '../errors.ts';
 import { type WriteRecordsDeps, writeRecords } from '../import/write-records.ts';
+import { requireActor } from '../operator/actor.ts';
 import {
   misplacedLimit,
   misplacedLimitMessage,
@@ -26,6 +27,8 @@ export interface ChangeAccountDeps extends WriteRecordsDeps {
  * `accounts plan`); every key of the account follows on its next request (the write bumps the keys
  * version). An unknown account is `not_found` and nothing is created: the write path upserts, so
  * the account's existence, and its plan when only limits change, are re-checked inside the write.
+ * The same transaction records the change in the operator decision log (`account.plan_changed`,
+ * core/operator/actions.ts): who, the account before, and the change asked.
  */
 export async function changeAccount(
   deps: ChangeAccountDeps,
@@ -33,6 +36,7 @@ export async function changeAccount(
   change: AccountChange,
   actor: string,
 ): Promise<{ previous: Account; account: Account }> {
+  requireActor(actor);
   if (change.plan === undefined && change.rateLimitA === undefined && change.rateLimitB === undefined) {
     throw new DomainError(
       'invalid_parameter',
@@ -60,6 +64,23 @@ export async function changeAccount(
     reason: `account updated by ${actor}`,
     // A limits-only change carries the plan it read: a plan changed meanwhile must not be undone.
     expect: { accounts: [change.plan === undefined ? { name, plan: previous.plan } : { name }] },
+    log: () => [
+      {
+        actor,
+        action: 'account.plan_changed',
+        vendorSlug: null,
+        subject: name,
+        reason: null,
+        details: {
+          from: { plan: previous.plan, rateLimitA: previous.rateLimitA, rateLimitB: previous.rateLimitB },
+          to: {
+            plan,
+            ...(change.rateLimitA !== undefined ? { rateLimitA: change.rateLimitA } : {}),
+            ...(change.rateLimitB !== undefined ? { rateLimitB: change.rateLimitB } : {}),
+          },
+        },
+      },
+    ],
   });
   const account = await deps.accounts.findByName(name);
   if (!account) throw notFound('Account', name);

@@ -1,6 +1,7 @@
 import { type Static, Type as T } from '@sinclair/typebox';
 import { RATE_LIMIT_BOUNDS } from '../accounts/custom-limits.ts';
 import { MAX_BATCH_ID_LENGTH } from '../batches/model.ts';
+import { ACTOR_MAX } from '../operator/actor.ts';
 import { TOTAL_USD_BOUNDS, VIAL_MG_BOUNDS } from '../prices/bounds.ts';
 
 /**
@@ -162,8 +163,8 @@ export const OverrideRecord = T.Object(
     /** null clears the override. */
     value: T.Union([Score, T.Null()]),
     reason: T.Optional(Text(500)),
-    /** Who set it (shown in the operator API); imports default to `import`. */
-    setBy: T.Optional(T.String({ minLength: 1, maxLength: 100 })),
+    /** Who set it (shown in the operator API); imports default to `import`. An operator's email fits. */
+    setBy: T.Optional(T.String({ minLength: 1, maxLength: ACTOR_MAX })),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
+import type { ActionLog } from '../operator/actions.ts';
 import type { ExistingKeys, ImportCounts, WriteExpectations } from '../ports.ts';
 import type { RecomputeResult } from '../scoring/recompute-result.ts';
 import { type ImportLineError, ImportParser } from './parse-import.ts';
@@ -10,7 +11,7 @@ export interface RecordWriter {
   existingKeys(batch: ImportBatch): Promise<ExistingKeys>;
   applyWithResult(
     batch: ImportBatch,
-    opts: { nowIso: string; reason: string; expect?: WriteExpectations },
+    opts: { nowIso: string; reason: string; expect?: WriteExpectations; log?: ActionLog },
   ): Promise<{ counts: ImportCounts; recompute: RecomputeResult }>;
 }
 
@@ -25,12 +26,13 @@ export interface WriteRecordsDeps {
  * Writes records exactly as an import would: the import parser's checks, then one transaction
  * (upsert, the write rules, recomputation, history, outbox events, data-version bump). Every use
  * case that changes data goes through here, so none can do what an import could not.
- * `label(i)` names the i-th record in error messages (e.g. `rows[3]`).
+ * `label(i)` names the i-th record in error messages (e.g. `rows[3]`). `log` builds the operator
+ * decision log's entries (core/operator/actions.ts), which the same transaction writes.
  */
 export async function writeRecords(
   deps: WriteRecordsDeps,
   records: Record<string, unknown>[],
-  opts: { reason: string; label?: (i: number) => string; expect?: WriteExpectations },
+  opts: { reason: string; label?: (i: number) => string; expect?: WriteExpectations; log?: ActionLog },
 ): Promise<RecomputeResult> {
   const parser = new ImportParser(deps.clock.now());
   for (const [i, r] of records.entries()) parser.addValue(r, i + 1);
@@ -42,6 +44,7 @@ export async function writeRecords(
     nowIso: new Date(deps.clock.now()).toISOString(),
     reason: opts.reason,
     ...(opts.expect ? { expect: opts.expect } : {}),
+    ...(opts.log ? { log: opts.log } : {}),
   });
   await deps.afterWrite?.();
   return recompute;

@@ -3,7 +3,10 @@ import type { Note, VerificationStatus } from '../coa/verification.ts';
 import type { OverrideField } from '../import/records.ts';
 import type { ListingPlan, PartialPillars, Pillars } from '../vendors/model.ts';
 
-/** Who did it: an operator name given to the operator API or CLI, kept with overrides. */
+/**
+ * Who did it: an operator name given to the operator API or CLI, or the console's signed-in email;
+ * kept with overrides and in the decision log. 1 to 254 printable ASCII characters (actor.ts).
+ */
 export type Actor = string;
 
 export interface OverrideEntry {

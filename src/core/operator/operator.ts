@@ -9,6 +9,15 @@ import { type RecordWriter, type WriteRecordsDeps, writeRecords } from '../impor
 import type { OperatorStore, WriteExpectations } from '../ports.ts';
 import type { RecomputeResult } from '../scoring/recompute-result.ts';
 import type { ListingPlan } from '../vendors/model.ts';
+import {
+  type ActionLog,
+  type ActionQuery,
+  checkActionQuery,
+  type OperatorAction,
+  optionalReason,
+  scoreMoveOf,
+} from './actions.ts';
+import { requireActor } from './actor.ts';
 import type { Actor, BatchAdminView, OverrideEntry, VendorAdminView, WriteOutcome } from './model.ts';
 
 /** The write side the operator needs: the import path, so every write validates and commits alike. */
@@ -64,18 +73,21 @@ export class Operator {
 
   /**
    * Validates records exactly as import lines and applies them in one transaction, where the
-   * write rules and the expectations are checked (core/import/write-rules.ts).
+   * write rules and the expectations are checked (core/import/write-rules.ts) and, for a decision,
+   * its entry in the operator decision log is written (`log`, core/operator/actions.ts).
    */
   private async write(
     records: Record<string, unknown>[],
     reason: string,
     label?: (i: number) => string,
     expect?: WriteExpectations,
+    log?: ActionLog,
   ): Promise<WriteOutcome> {
     const recompute = await writeRecords(this.writeDeps, records, {
       reason,
       ...(label ? { label } : {}),
       ...(expect ? { expect } : {}),
+      ...(log ? { log } : {}),
     });
     return {
       scoreChanges: recompute.changes.map((c) => ({
@@ -96,7 +108,10 @@ export class Operator {
     return this.requireVendor(slug);
   }
 
-  /** Changes an existing account's plan or limits (core/accounts/change-account.ts). */
+  /**
+   * Changes an existing account's plan or limits (core/accounts/change-account.ts), recorded in the
+   * decision log as `account.plan_changed`.
+   */
   updateAccount(
     name: string,
     change: AccountChange,
@@ -120,6 +135,7 @@ export class Operator {
     patch: { verified?: boolean; pending?: boolean; listingPlan?: ListingPlan },
     actor: Actor,
   ): Promise<{ changed: boolean; vendor: VendorAdminView } & WriteOutcome> {
+    requireActor(actor);
     const v = await this.requireVendor(slug);
     const record: Record<string, unknown> = { type: 'vendor', slug, name: v.name };
     if (patch.verified !== undefined && patch.verified !== v.verified) {
@@ -144,6 +160,7 @@ export class Operator {
     account: string | null,
     actor: Actor,
   ): Promise<{ changed: boolean; vendor: VendorAdminView } & WriteOutcome> {
+    requireActor(actor);
     const v = await this.requireVendor(slug);
     if (v.ownerAccount === account) return { changed: false, vendor: v, scoreChanges: [] };
     const out = await this.write([{ type: 'claim', vendorSlug: slug, account }], `claim by ${actor}`);
@@ -154,6 +171,7 @@ export class Operator {
     return this.deps.store.listOverrides(vendorSlug);
   }
 
+  /** Sets (or replaces) an override; the decision log keeps it with what it replaced. */
   async setOverride(
     slug: string,
     field: OverrideField,
@@ -161,22 +179,64 @@ export class Operator {
     reason: string,
     actor: Actor,
   ): Promise<WriteOutcome> {
-    await this.requireVendor(slug);
+    requireActor(actor);
+    const v = await this.requireVendor(slug);
+    const replaced = v.overrides.find((o) => o.field === field);
     return this.write(
       [{ type: 'override', vendorSlug: slug, field, value, reason, setBy: actor }],
       `override ${field} by ${actor}`,
+      undefined,
+      undefined,
+      (r) => [
+        {
+          actor,
+          action: 'override.set',
+          vendorSlug: slug,
+          subject: field,
+          // The override's own reason, as stored with it (the record checks its length).
+          reason: reason.trim() === '' ? null : reason,
+          details: {
+            value,
+            replaced: replaced ? overrideFacts(replaced) : null,
+            ...withScore(r, slug),
+          },
+        },
+      ],
     );
   }
 
-  async clearOverride(slug: string, field: OverrideField, actor: Actor): Promise<WriteOutcome> {
+  /**
+   * Removes an override. The override row goes; the decision log keeps who cleared it, when and
+   * why (`reason`: optional, at most 500 characters), and what it was.
+   */
+  async clearOverride(
+    slug: string,
+    field: OverrideField,
+    actor: Actor,
+    reason?: string | null,
+  ): Promise<WriteOutcome> {
+    requireActor(actor);
+    const why = optionalReason(reason);
     await this.requireVendor(slug);
-    const existing = await this.deps.store.listOverrides(slug);
-    if (!existing.some((o) => o.field === field)) {
+    const existing = (await this.deps.store.listOverrides(slug)).find((o) => o.field === field);
+    if (!existing) {
       throw new DomainError('not_found', `Vendor '${slug}' has no '${field}' override.`);
     }
     return this.write(
       [{ type: 'override', vendorSlug: slug, field, value: null, setBy: actor }],
       `override ${field} cleared by ${actor}`,
+      undefined,
+      undefined,
+      (r) => [
+        {
+          actor,
+          action: 'override.cleared',
+          vendorSlug: slug,
+          subject: field,
+          reason: why,
+          details: { value: existing.value, cleared: overrideFacts(existing), ...withScore(r, slug) },
+        },
+      ],
     );
   }
 
@@ -192,6 +252,7 @@ export class Operator {
     },
     actor: Actor,
   ): Promise<{ id: string } & WriteOutcome> {
+    requireActor(actor);
     await this.requireVendor(input.vendorSlug);
     const id = input.id ?? `rev_${randomBytes(8).toString('hex')}`;
     const out = await this.write(
@@ -213,6 +274,7 @@ export class Operator {
     input: { body: string; account: string; createdAt?: string },
     actor: Actor,
   ): Promise<WriteOutcome> {
+    requireActor(actor);
     if (!(await this.deps.store.review(reviewId))) throw notFound('Review', reviewId);
     return this.write(
       [
@@ -236,7 +298,9 @@ export class Operator {
 
   /**
    * Approves or rejects a pending submission. Approval needs the test facts (purity, lab, method,
-   * date); what the submission lacks, the operator supplies in `completion`.
+   * date); what the submission lacks, the operator supplies in `completion`. The decision log keeps
+   * who decided, when and why (`reason`: optional, at most 500 characters), whether or not a score
+   * moved.
    */
   async reviewBatch(
     vendorSlug: string,
@@ -244,7 +308,10 @@ export class Operator {
     decision: 'approve' | 'reject',
     completion: BatchCompletion,
     actor: Actor,
+    reason?: string | null,
   ): Promise<{ batch: BatchAdminView } & WriteOutcome> {
+    requireActor(actor);
+    const why = optionalReason(reason);
     await this.requireVendor(vendorSlug);
     const b = await this.deps.store.batch(vendorSlug, batchId);
     if (!b) throw notFound('Batch', batchId);
@@ -256,25 +323,43 @@ export class Operator {
         `Batch '${b.batchId}' of '${vendorSlug}' is ${b.status}, not pending.`,
       );
     }
+    const tested = {
+      purity: completion.purity ?? b.purity,
+      lab: completion.lab ?? b.lab,
+      testMethod: completion.testMethod ?? b.testMethod,
+      testedAt: completion.testedAt ?? b.testedAt,
+    };
     const record: Record<string, unknown> = {
       type: 'batch',
       vendorSlug,
       batchId: b.batchId,
       peptideSlug: b.peptideSlug,
       status: decision === 'approve' ? 'approved' : 'rejected',
-      purity: completion.purity ?? b.purity,
-      lab: completion.lab ?? b.lab,
-      testMethod: completion.testMethod ?? b.testMethod,
-      testedAt: completion.testedAt ?? b.testedAt,
+      ...tested,
       source: b.source,
       sourceUrl: b.sourceUrl,
       submittedAt: b.submittedAt,
     };
+    const approve = decision === 'approve';
     const out = await this.write(
       [record],
-      decision === 'approve' ? `batch approved by ${actor}` : `batch rejected by ${actor}`,
+      approve ? `batch approved by ${actor}` : `batch rejected by ${actor}`,
       undefined,
       { pendingBatches: [{ vendorSlug, batchId: b.batchId }] },
+      (r) => [
+        {
+          actor,
+          action: approve ? 'batch.approved' : 'batch.rejected',
+          vendorSlug,
+          subject: b.batchId,
+          reason: why,
+          details: {
+            peptide: b.peptideSlug,
+            ...(approve ? tested : {}),
+            ...withScore(r, vendorSlug),
+          },
+        },
+      ],
     );
     const after = await this.deps.store.batch(vendorSlug, batchId);
     return { ...out, batch: after! };
@@ -286,6 +371,7 @@ export class Operator {
     rows: readonly ListingRow[],
     actor: Actor,
   ): Promise<{ rows: number } & WriteOutcome> {
+    requireActor(actor);
     await this.requireVendor(vendorSlug);
     if (rows.length === 0 || rows.length > MAX_LISTING_ROWS) {
       throw new DomainError(
@@ -313,6 +399,7 @@ export class Operator {
   }
 
   async recompute(actor: Actor): Promise<RecomputeResult> {
+    requireActor(actor);
     const r = await this.deps.writer.recomputeAll({ nowIso: this.nowIso(), reason: `recompute by ${actor}` });
     await this.deps.afterWrite?.();
     return r;
@@ -321,4 +408,24 @@ export class Operator {
   events(q: EventQuery): Promise<StoredEvent[]> {
     return this.deps.store.events(q);
   }
+
+  /**
+   * The operator decision log, newest first: a vendor's (`vendorSlug`), one batch's or field's
+   * (`subject` with it), an account's (`subject` alone), of some kinds; at most 200 per read.
+   */
+  actions(q: ActionQuery): Promise<OperatorAction[]> {
+    return this.deps.store.actions(checkActionQuery(q));
+  }
 }
+
+const overrideFacts = (o: OverrideEntry) => ({
+  value: o.value,
+  reason: o.reason,
+  setBy: o.setBy,
+  setAt: o.setAt,
+});
+
+const withScore = (r: RecomputeResult, slug: string) => {
+  const score = scoreMoveOf(r, slug);
+  return score ? { score } : {};
+};

@@ -3,6 +3,8 @@ import { type LimitField, RATE_LIMIT_BOUNDS } from '../../core/accounts/custom-l
 import { PLANS } from '../../core/accounts/model.ts';
 import { EVENT_TYPES, type EventType } from '../../core/events/model.ts';
 import { OVERRIDE_FIELDS, type OverrideField, SLUG_PATTERN } from '../../core/import/records.ts';
+import { ACTION_REASON_MAX } from '../../core/operator/actions.ts';
+import { ACTOR_MAX, ACTOR_PATTERN } from '../../core/operator/actor.ts';
 import { MAX_LISTING_ROWS } from '../../core/operator/operator.ts';
 import { TOTAL_USD_BOUNDS, VIAL_MG_BOUNDS } from '../../core/prices/bounds.ts';
 import { INTEGER_PARAM_MAX } from '../../core/validation/integers.ts';
@@ -59,16 +61,19 @@ const RateLimitInput = (field: LimitField, description: string) =>
 
 // ---- headers and errors ---------------------------------------------------------------------
 
-/** Every write names its operator (optional): kept with overrides and in score-history reasons. */
+/**
+ * Every write names its operator (optional): kept with overrides, in score-history reasons and in
+ * the decision log. The core's one rule (core/operator/actor.ts): an email address fits.
+ */
 export const OperatorHeaders = T.Object({
   'x-operator': T.Optional(
     T.String({
       minLength: 1,
-      maxLength: 100,
-      pattern: '^[ -~]+$',
+      maxLength: ACTOR_MAX,
+      pattern: ACTOR_PATTERN,
       description:
-        'Who is acting: 1–100 printable ASCII characters. Recorded with overrides and in the reasons of ' +
-        'score-history entries. Default `admin-api`.',
+        `Who is acting: 1–${ACTOR_MAX} printable ASCII characters (an email address fits). Recorded with ` +
+        'overrides, in the reasons of score-history entries and in the operator decision log. Default `admin-api`.',
     }),
   ),
 });
@@ -356,6 +361,30 @@ export const SetOverrideBody = T.Object(
 );
 export type SetOverrideBody = Static<typeof SetOverrideBody>;
 
+/** Why, for a decision whose reason is optional: kept in the operator decision log. */
+const OptionalReason = (what: string) =>
+  T.Optional(
+    T.String({
+      minLength: 1,
+      maxLength: ACTION_REASON_MAX,
+      pattern: '\\S',
+      description: `Why ${what} (optional, 1–${ACTION_REASON_MAX} characters, trimmed): kept with who and when in the operator decision log.`,
+    }),
+  );
+
+export const ClearOverrideBody = T.Object(
+  { reason: OptionalReason('the override is cleared') },
+  {
+    additionalProperties: false,
+    description:
+      'Optional; no body is fine. The reason may be given here or as the `reason` query parameter.',
+  },
+);
+export type ClearOverrideBody = Static<typeof ClearOverrideBody>;
+
+export const ClearOverrideQuery = T.Object({ reason: OptionalReason('the override is cleared') });
+export type ClearOverrideQuery = Static<typeof ClearOverrideQuery>;
+
 export const AdminOverrideList = T.Object(
   { data: T.Array(OverrideEntry, { description: 'By vendor slug, then field.' }) },
   { $id: 'AdminOverrideList', title: 'AdminOverrideList' },
@@ -529,6 +558,12 @@ export const ApproveBody = T.Object(
   },
 );
 export type ApproveBody = Static<typeof ApproveBody>;
+
+export const RejectBody = T.Object(
+  { reason: OptionalReason('the batch is rejected') },
+  { additionalProperties: false, description: 'Optional; no body is fine.' },
+);
+export type RejectBody = Static<typeof RejectBody>;
 
 export const AdminBatchWrite = T.Object(
   { batch: BatchOut, scoreChanges: ScoreChanges },

@@ -10,10 +10,12 @@ import {
   keepDecisions,
   scoredBatchVendors,
 } from '../../core/import/write-rules.ts';
+import type { ActionLog } from '../../core/operator/actions.ts';
 import type { ExistingKeys, ImportCounts, ImportStore, WriteExpectations } from '../../core/ports.ts';
 import { DEFAULT_METHOD, type MethodParams } from '../../core/scoring/method.ts';
 import type { DialectCapabilities } from '../dialect.ts';
 import type { BatchesTable, Database, PricesTable, ReviewsTable, VendorsTable } from '../schema.ts';
+import { appendActions } from './operator-actions.ts';
 import { appendEvents } from './outbox-store.ts';
 import { type RecomputeResult, recomputeVendors } from './recompute.ts';
 import { bumpVersion, lockForWrite } from './state-store.ts';
@@ -69,7 +71,7 @@ export class KyselyImportStore implements ImportStore {
   /** Like apply(), and also tells what the recomputation changed (the operator API shows it). */
   async applyWithResult(
     batch: ImportBatch,
-    opts: { nowIso: string; reason: string; expect?: WriteExpectations },
+    opts: { nowIso: string; reason: string; expect?: WriteExpectations; log?: ActionLog },
   ): Promise<{ counts: ImportCounts; recompute: RecomputeResult }> {
     let recompute: RecomputeResult | undefined;
     const counts = await this.applyChunks([batch], { ...opts, onRecompute: (r) => (recompute = r) });
@@ -104,6 +106,8 @@ export class KyselyImportStore implements ImportStore {
       onRecompute?: (result: RecomputeResult) => void;
       /** Conditions checked inside the transaction, under the write lock (operator writes). */
       expect?: WriteExpectations;
+      /** The operator decision log's entries for this write, built by the core from the recomputation. */
+      log?: ActionLog;
     },
   ): Promise<ImportCounts> {
     // On SQLite the transaction runs synchronously on the main thread from here to its commit; the
@@ -135,6 +139,7 @@ export class KyselyImportStore implements ImportStore {
         await trx.updateTable('vendors').set({ row_version: rowVersion }).where('slug', 'in', part).execute();
       }
       opts.onRecompute?.(recomputed);
+      if (opts.log) await appendActions(trx, opts.log(recomputed), opts.nowIso);
       await bumpVersion(trx, this.caps, 'data', opts.nowIso);
       if (counts.account) await bumpVersion(trx, this.caps, 'keys', opts.nowIso);
       // Names a CoA document is matched against (core/coa/directory.ts) changed only with these.

@@ -3,6 +3,7 @@ import type { Account } from '../../core/accounts/model.ts';
 import type { VerificationOutcome } from '../../core/coa/verification.ts';
 import type { EventQuery, StoredEvent } from '../../core/events/model.ts';
 import { batchKey, type OverrideField } from '../../core/import/records.ts';
+import type { ActionQuery, OperatorAction } from '../../core/operator/actions.ts';
 import type {
   BatchAdminView,
   OverrideEntry,
@@ -14,6 +15,7 @@ import type { OperatorStore } from '../../core/ports.ts';
 import type { ListingPlan } from '../../core/vendors/model.ts';
 import type { Database } from '../schema.ts';
 import { toAccount } from './key-store.ts';
+import { listActions } from './operator-actions.ts';
 import { KyselyOutboxStore } from './outbox-store.ts';
 
 const num = (v: number | null): number | null => (v === null ? null : Number(v));
@@ -248,6 +250,11 @@ export class KyselyOperatorStore implements OperatorStore {
       out.set(key, list);
     }
     return out;
+  }
+
+  /** The operator decision log, newest first (storage/stores/operator-actions.ts). */
+  actions(q: ActionQuery): Promise<OperatorAction[]> {
+    return listActions(this.db, q);
   }
 
   events(q: EventQuery): Promise<StoredEvent[]> {
