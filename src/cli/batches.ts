@@ -11,6 +11,7 @@ import {
   out,
   printJson,
   printOutcome,
+  reasonText,
   table,
   wholeNumber,
 } from './operator-io.ts';
@@ -115,11 +116,13 @@ export function batchesCommand(program: Command): void {
       .command('reject')
       .argument('<vendor>', 'vendor slug')
       .argument('<batch>', 'batch id (matched case-insensitively)')
+      .option('--reason <text>', 'why (optional, at most 500 characters; kept in the decision log)')
       .description('Reject a pending batch: it never counts as evidence.'),
-  ).action(async (vendor: string, batchId: string, o: { as?: string }) => {
+  ).action(async (vendor: string, batchId: string, o: { reason?: string; as?: string }) => {
+    const reason = o.reason === undefined ? undefined : reasonText(o.reason);
     const actor = actorOf(o);
     await withContainer(async ({ operator: op }) => {
-      const r = await op.reviewBatch(vendor, batchId, 'reject', {}, actor);
+      const r = await op.reviewBatch(vendor, batchId, 'reject', {}, actor, reason);
       out(`rejected batch ${r.batch.batchId} of ${vendor} (${r.batch.peptideSlug})`);
       printOutcome(r);
     });

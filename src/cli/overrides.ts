@@ -9,10 +9,10 @@ import {
   out,
   printJson,
   printOutcome,
+  reasonText,
   table,
   wholeNumber,
 } from './operator-io.ts';
-import { CliError } from './output.ts';
 
 const REASON_MAX = 500;
 
@@ -58,10 +58,7 @@ export function overridesCommand(program: Command): void {
   ).action(async (slug: string, rawField: string, rawValue: string, o: { reason: string; as?: string }) => {
     const field = choice('field', rawField, OVERRIDE_FIELDS);
     const value = wholeNumber('value', rawValue, 0, 100);
-    const reason = o.reason.trim();
-    if (reason === '' || reason.length > REASON_MAX) {
-      throw new CliError(`--reason must be 1 to ${REASON_MAX} characters`);
-    }
+    const reason = reasonText(o.reason);
     const actor = actorOf(o);
     await withContainer(async ({ operator: op }) => {
       const r = await op.setOverride(slug, field, value, reason, actor);
@@ -75,12 +72,14 @@ export function overridesCommand(program: Command): void {
       .command('clear')
       .argument('<vendor>', 'vendor slug')
       .argument('<field>', OVERRIDE_FIELDS.join(', '))
+      .option('--reason <text>', `why (optional, at most ${REASON_MAX} characters; kept in the decision log)`)
       .description('Remove an override: the computed value applies again.'),
-  ).action(async (slug: string, rawField: string, o: { as?: string }) => {
+  ).action(async (slug: string, rawField: string, o: { reason?: string; as?: string }) => {
     const field = choice('field', rawField, OVERRIDE_FIELDS);
+    const reason = o.reason === undefined ? undefined : reasonText(o.reason);
     const actor = actorOf(o);
     await withContainer(async ({ operator: op }) => {
-      const r = await op.clearOverride(slug, field, actor);
+      const r = await op.clearOverride(slug, field, actor, reason);
       out(`${slug}: ${field} override cleared by ${actor}`);
       printOutcome(r);
     });

@@ -11,6 +11,7 @@ import {
   OperatorHeaders,
   PENDING_PAGE,
   PendingQuery,
+  RejectBody,
 } from '../schemas.ts';
 import { strictJsonBody } from '../strict-body.ts';
 
@@ -72,7 +73,7 @@ export function batchRoutes(app: FastifyInstance, s: AppServices): void {
     },
   );
 
-  app.post<{ Params: BatchParams; Headers: OperatorHeaders }>(
+  app.post<{ Params: BatchParams; Body: RejectBody; Headers: OperatorHeaders }>(
     '/vendors/:slug/batches/:batchId/reject',
     {
       schema: {
@@ -80,16 +81,21 @@ export function batchRoutes(app: FastifyInstance, s: AppServices): void {
         summary: 'Reject a pending batch',
         description:
           'A rejected submission is no evidence (a batch lookup answers `missing`); `coa.rejected` goes to ' +
-          'the outbox. No body.',
+          'the outbox. The decision is kept in the operator decision log with `X-Operator`, the time and ' +
+          'the optional `reason`. The body is optional.',
         tags: ['batches'],
         params: BatchParams,
         headers: OperatorHeaders,
+        body: RejectBody,
+        bodyOptional: true,
         response: { 200: AdminBatchWrite, ...adminErrors(DECISION_ERRORS) },
       },
+      preValidation: strictJsonBody({ emptyBody: 'object' }),
     },
     async (request) => {
       const { slug, batchId } = request.params;
-      const out = await s.operator.reviewBatch(slug, batchId, 'reject', {}, actorOf(request));
+      const { reason } = request.body;
+      const out = await s.operator.reviewBatch(slug, batchId, 'reject', {}, actorOf(request), reason);
       return { batch: out.batch, scoreChanges: out.scoreChanges };
     },
   );

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { invalidParameter } from '../../../core/errors.ts';
 import type { AppServices } from '../../services.ts';
 import { actorOf } from '../operator-header.ts';
 import {
@@ -6,6 +7,8 @@ import {
   AdminOverrideList,
   AdminOverrideSet,
   adminErrors,
+  ClearOverrideBody,
+  ClearOverrideQuery,
   OperatorHeaders,
   OverrideParams,
   OverridesQuery,
@@ -68,26 +71,43 @@ export function overrideRoutes(app: FastifyInstance, s: AppServices): void {
     },
   );
 
-  app.delete<{ Params: OverrideParams; Headers: OperatorHeaders }>(
+  app.delete<{
+    Params: OverrideParams;
+    Querystring: ClearOverrideQuery;
+    Body: ClearOverrideBody;
+    Headers: OperatorHeaders;
+  }>(
     '/vendors/:slug/overrides/:field',
     {
       schema: {
         operationId: 'clearOverride',
         summary: 'Clear an override',
-        description: 'The field goes back to its computed value.',
+        description:
+          'The field goes back to its computed value. The override (who set it, when, why) and who cleared ' +
+          'it, when and the optional `reason` (query parameter or body, not both) are kept in the operator ' +
+          'decision log.',
         tags: ['overrides'],
         params: OverrideParams,
+        querystring: ClearOverrideQuery,
         headers: OperatorHeaders,
+        body: ClearOverrideBody,
+        bodyOptional: true,
         response: {
           200: AdminOverrideCleared,
           ...adminErrors({ 404: 'No vendor with that slug, or it has no such override (`not_found`).' }),
         },
       },
+      preValidation: strictJsonBody({ emptyBody: 'object' }),
     },
     async (request) => {
       const { slug, field } = request.params;
+      const inQuery = request.query.reason;
+      const inBody = request.body.reason;
+      if (inQuery !== undefined && inBody !== undefined) {
+        throw invalidParameter('reason', 'must be given once: in the query or in the body.');
+      }
       const before = (await s.operator.listOverrides(slug)).find((o) => o.field === field) ?? null;
-      const out = await s.operator.clearOverride(slug, field, actorOf(request));
+      const out = await s.operator.clearOverride(slug, field, actorOf(request), inQuery ?? inBody);
       return { cleared: before, scoreChanges: out.scoreChanges };
     },
   );
