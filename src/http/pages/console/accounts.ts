@@ -5,12 +5,17 @@ import { type Account, PLANS } from '../../../core/accounts/model.ts';
 import { invalidParameter, notFound } from '../../../core/errors.ts';
 import { listKeys } from '../../../core/keys/manage-keys.ts';
 import type { ApiKeyInfo } from '../../../core/keys/model.ts';
+import type { OperatorActionKind } from '../../../core/operator/actions.ts';
 import type { PageRoutes } from '../index.ts';
 import { type PageContext, page } from '../page-context.ts';
+import { actionLines } from './action-lines.ts';
 import { type Fields, oneOf, optionalText, optionalWhole } from './form-fields.ts';
 import { operatorOf } from './operator-of.ts';
 
 const PER_PAGE = 50;
+/** Plan changes shown on an account's page, newest first. */
+const CHANGES_SHOWN = 20;
+const PLAN_CHANGES: readonly OperatorActionKind[] = ['account.plan_changed'];
 
 /** An account as the console lists it: the limits as applied (clamped, as the admin API shows). */
 const view = (a: Account, keys: ApiKeyInfo[]) => ({
@@ -71,6 +76,7 @@ export const accountPages: PageRoutes = (app: FastifyInstance, ctx: PageContext)
     const account = await store.accounts.findByName(name);
     if (!account) throw notFound('Account', name);
     const keys = await listKeys(keyDeps, name);
+    const changes = await operator.actions({ subject: name, kinds: PLAN_CHANGES, limit: CHANGES_SHOWN });
     const done = optionalText(request.query, 'done', 20) === 'plan';
     return page(request, reply, 'console-account', {
       title: `Account ${account.name}`,
@@ -79,6 +85,7 @@ export const accountPages: PageRoutes = (app: FastifyInstance, ctx: PageContext)
       keys,
       plans: PLANS,
       bounds: RATE_LIMIT_BOUNDS,
+      changes: actionLines(changes),
       notice: done ? `Saved. Every key of ${account.name} follows on its next request.` : null,
     });
   });

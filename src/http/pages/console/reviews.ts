@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { BATCH_DECISIONS } from '../../../core/operator/actions.ts';
 import type { BatchAdminView } from '../../../core/operator/model.ts';
 import type { BatchCompletion } from '../../../core/operator/operator.ts';
 import type { PageRoutes } from '../index.ts';
 import { type PageContext, page } from '../page-context.ts';
+import { actionLines } from './action-lines.ts';
 import {
   type Fields,
   optionalDay,
@@ -16,6 +18,8 @@ import { operatorOf } from './operator-of.ts';
 
 /** Submissions per page: each carries up to 20 uploads with their fields and notes. */
 const PER_PAGE = 10;
+/** The latest decisions on submissions shown under the queue, newest first. */
+const DECISIONS_SHOWN = 10;
 
 /** What the approve form holds for a submission: the record's facts, else what the document states. */
 export interface ApprovalDefaults {
@@ -78,7 +82,8 @@ const NOTICES: Record<string, string> = {
 /**
  * The CoA review queue: pending submissions with what each upload's document states and what the
  * verifier noted; approve (the test facts prefilled, editable) or reject with a reason. Both go
- * through Operator.reviewBatch, as `purerank batches approve|reject` and the operator API do.
+ * through Operator.reviewBatch, as `purerank batches approve|reject` and the operator API do, and
+ * the latest decisions (who, when, why) are listed under the queue from the decision log.
  */
 export const reviewPages: PageRoutes = (app: FastifyInstance, ctx: PageContext) => {
   const { operator } = ctx.services;
@@ -86,6 +91,7 @@ export const reviewPages: PageRoutes = (app: FastifyInstance, ctx: PageContext) 
   app.get<{ Querystring: Fields }>('/reviews', async (request, reply) => {
     const offset = optionalWhole(request.query, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
     const queue = await operator.pendingBatches(PER_PAGE, offset);
+    const decisions = await operator.actions({ kinds: BATCH_DECISIONS, limit: DECISIONS_SHOWN });
     const done = optionalText(request.query, 'done', 20);
     return page(request, reply, 'console-reviews', {
       title: 'Review queue',
@@ -104,6 +110,7 @@ export const reviewPages: PageRoutes = (app: FastifyInstance, ctx: PageContext) 
           ...new Set((b.uploads ?? []).flatMap((u) => (u.extracted?.lab ? [u.extracted.lab] : []))),
         ],
       })),
+      decisions: actionLines(decisions),
     });
   });
 
@@ -116,9 +123,9 @@ export const reviewPages: PageRoutes = (app: FastifyInstance, ctx: PageContext) 
 
   app.post<{ Body: Fields }>('/reviews/reject', async (request, reply) => {
     const { vendor, batch } = target(request.body);
-    // Required, as the issue asks of a rejection; see docs/console.md for where it is kept.
-    reasonOf(request.body);
-    const out = await operator.reviewBatch(vendor, batch, 'reject', {}, operatorOf(request));
+    // Required here, as the issue asks of a rejection; kept in the decision log with who and when.
+    const reason = reasonOf(request.body);
+    const out = await operator.reviewBatch(vendor, batch, 'reject', {}, operatorOf(request), reason);
     return reply.redirect(doneUrl('rejected', vendor, out.batch.batchId, out.scoreChanges), 303);
   });
 };

@@ -3,6 +3,7 @@ import { OVERRIDE_FIELDS } from '../../../core/import/records.ts';
 import { PILLARS } from '../../../core/vendors/model.ts';
 import type { PageRoutes } from '../index.ts';
 import { type PageContext, page } from '../page-context.ts';
+import { actionLines } from './action-lines.ts';
 import {
   type Fields,
   oneOf,
@@ -18,6 +19,8 @@ import { findVendors, QUERY_MAX } from './vendor-search.ts';
 const PER_PAGE = 50;
 /** Score-history entries shown, newest first (the use case returns the configured history length). */
 const HISTORY_SHOWN = 20;
+/** Decision-log entries shown, newest first. */
+const ACTIONS_SHOWN = 20;
 
 const NOTICES: Record<string, (field: string) => string> = {
   set: (field) => `Override of ${field} set: the vendor was recomputed.`,
@@ -26,7 +29,8 @@ const NOTICES: Record<string, (field: string) => string> = {
 
 /**
  * Vendors: find one by name or slug; a vendor's computed and effective pillars side by side, its
- * overrides with who, when and why; set and clear an override. Writes go through
+ * overrides with who, when and why; set and clear an override; the operator decisions about it
+ * (batches decided, overrides set and cleared, with their reasons). Writes go through
  * Operator.setOverride / clearOverride, as `purerank overrides set|clear` and the operator API do.
  */
 export const vendorPages: PageRoutes = (app: FastifyInstance, ctx: PageContext) => {
@@ -52,6 +56,7 @@ export const vendorPages: PageRoutes = (app: FastifyInstance, ctx: PageContext) 
 
   app.get<{ Params: { slug: string }; Querystring: Fields }>('/vendors/:slug', async (request, reply) => {
     const v = await operator.vendor(request.params.slug);
+    const actions = await operator.actions({ vendorSlug: v.slug, limit: ACTIONS_SHOWN });
     const done = optionalText(request.query, 'done', 20);
     const field = optionalText(request.query, 'field', 20);
     const notice = NOTICES[done] && (OVERRIDE_FIELDS as readonly string[]).includes(field);
@@ -71,6 +76,7 @@ export const vendorPages: PageRoutes = (app: FastifyInstance, ctx: PageContext) 
       scoreOverride: overrideOf.get('score') ?? null,
       fields: OVERRIDE_FIELDS,
       history: v.history.slice(-HISTORY_SHOWN).reverse(),
+      actions: actionLines(actions),
       reasonMax: REASON_MAX,
     });
   });
@@ -89,9 +95,9 @@ export const vendorPages: PageRoutes = (app: FastifyInstance, ctx: PageContext) 
     async (request, reply) => {
       const { slug } = request.params;
       const field = oneOf({ field: request.params.field }, 'field', OVERRIDE_FIELDS);
-      // Required, as the issue asks of clearing; see docs/console.md for where it is kept.
-      reasonOf(request.body);
-      const out = await operator.clearOverride(slug, field, operatorOf(request));
+      // Required here, as the issue asks of clearing; kept in the decision log with who and when.
+      const reason = reasonOf(request.body);
+      const out = await operator.clearOverride(slug, field, operatorOf(request), reason);
       return reply.redirect(doneUrl(slug, 'cleared', field, out.scoreChanges), 303);
     },
   );
