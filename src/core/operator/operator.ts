@@ -413,7 +413,7 @@ export class Operator {
    * The operator decision log, newest first: a vendor's (`vendorSlug`), one batch's or field's
    * (`subject` with it), an account's (`subject` alone), of some kinds; at most 200 per read.
    */
-  actions(q: ActionQuery): Promise<OperatorAction[]> {
+  async actions(q: ActionQuery): Promise<OperatorAction[]> {
     return this.deps.store.actions(checkActionQuery(q));
   }
 }
