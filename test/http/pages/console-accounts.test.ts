@@ -70,6 +70,13 @@ describe.each(DIALECTS)('console accounts (%s)', (dialect) => {
     const page = expectPage(await p.get(location, operator));
     expect(noticeOf(page)).toContain('Saved');
     expect(formFields(page, '/console/accounts/beta-shop/plan')).toMatchObject({ plan: 'pro' });
+    // The change is in the decision log, shown on the account's page with who made it.
+    const changes = /<h2>Plan changes<\/h2>([\s\S]*)$/.exec(page)?.[1] ?? '';
+    expect(changes).toContain('Plan of beta-shop: free → pro');
+    expect(changes).toContain('accounts-ops@example.com');
+    expect(expectPage(await p.get('/console/accounts/alpha-corp', operator))).toContain(
+      'No plan change recorded yet.',
+    );
   });
 
   it('custom limits: set, kept when left empty, back to the default with "default"', async () => {

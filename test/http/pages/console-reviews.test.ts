@@ -207,4 +207,64 @@ describe.each(DIALECTS)('console review queue (%s)', (dialect) => {
     const after = expectPage(await p.get('/console/reviews', operator));
     expect(after).toContain('No submission is waiting for review.');
   });
+
+  it('each decision is in the decision log with who, when and why, a rejection that moved no score too', async () => {
+    // The rejection above moved no score: no score-history entry names the operator.
+    expect((await f.ctx.container.operator.vendor('helix')).history.map((h) => h.reason)).not.toContain(
+      `batch rejected by ${OPERATOR}`,
+    );
+    const log = await f.ctx.container.operator.actions({
+      kinds: ['batch.approved', 'batch.rejected'],
+      limit: 10,
+    });
+    expect(log.map((a) => [a.action, a.vendorSlug, a.subject, a.actor, a.reason])).toEqual([
+      ['batch.rejected', 'helix', 'HX-4004', OPERATOR, 'lab never issued it'],
+      ['batch.approved', 'aurora', 'SEM-5151', OPERATOR, null],
+      ['batch.approved', 'aurora', 'SEM-4242', OPERATOR, null],
+    ]);
+    const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
+    // Under the queue: the latest decisions, newest first.
+    const html = await queue();
+    expectCleanMarkup(html);
+    const recent = sectionOf(html, 'Recent decisions');
+    expect(recent.indexOf('HX-4004')).toBeLessThan(recent.indexOf('SEM-4242'));
+    expect(recent).toContain('Rejected batch HX-4004 of');
+    expect(recent).toContain('lab never issued it');
+    expect(recent).toContain(OPERATOR);
+    expect(recent).toContain(when(log[0]!.at));
+    expect(recent).toMatch(
+      /Approved batch SEM-4242 of semaglutide \(99\.3 %, northwind, HPLC-UV, 2026-03-12\); score \S+ → \d+/,
+    );
+
+    // On the vendor's page.
+    const helix = expectPage(await p.get('/console/vendors/helix', operator));
+    expectCleanMarkup(helix);
+    const decisions = sectionOf(helix, 'Decisions');
+    expect(decisions).toContain('batch.rejected');
+    expect(decisions).toContain('lab never issued it');
+    expect(decisions).toContain(OPERATOR);
+  });
+
+  it('a reason over 500 characters is refused and nothing is decided or recorded', async () => {
+    const file = await coa({ batch: 'SEM-6060', compound: 'Semaglutide', purity: 99.1 });
+    expectVerification(await f.upload({ file, peptide: 'semaglutide', vendor: 'aurora' }));
+    const before = await f.ctx.container.operator.actions({ limit: 200 });
+    const res = await p.post('/console/reviews/reject', operator, {
+      vendor: 'aurora',
+      batch: 'SEM-6060',
+      reason: 'r'.repeat(501),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(noticeOf(res.body)).toMatch(/Parameter 'reason' must be at most 500 characters/);
+    expect(await f.batchState('SEM-6060', 'aurora')).toBe('pending');
+    expect(await f.ctx.container.operator.actions({ limit: 200 })).toEqual(before);
+  });
 });
+
+/** The markup after an h2 up to the next h2 (or the end). */
+function sectionOf(html: string, heading: string): string {
+  const m = new RegExp(`<h2>${heading}</h2>([\\s\\S]*?)(?:<h2\\b|$)`).exec(html);
+  expect(m, `a section "${heading}"`).not.toBeNull();
+  return m![1]!;
+}

@@ -199,5 +199,58 @@ describe.each(DIALECTS)('console vendors and overrides (%s)', (dialect) => {
     const page = expectPage(await p.get(location, operator));
     expect(noticeOf(page)).toContain('Override of coa cleared');
     expect(page).toContain('No override: every pillar is as computed.');
+
+    // The override is gone, but the vendor's decisions keep who cleared it, when and why, and
+    // what it was (escaped).
+    const [cleared, set] = await f.ctx.container.operator.actions({ vendorSlug: 'aurora', limit: 2 });
+    expect(cleared).toMatchObject({
+      action: 'override.cleared',
+      actor: OPERATOR,
+      reason: 'Lab withdrew the claim',
+    });
+    expect(set).toMatchObject({ action: 'override.set', reason: 'Lab <confirmed> the reports were forged' });
+    expectCleanMarkup(page);
+    const decisions = sectionOf(page, 'Decisions');
+    expect(decisions.indexOf('override.cleared')).toBeLessThan(decisions.indexOf('override.set'));
+    expect(decisions).toContain('Lab withdrew the claim');
+    expect(decisions).toContain(
+      `Cleared the coa override of ${before.overrides[0]!.value} (set by ${OPERATOR}: Lab &lt;confirmed&gt; the reports were forged)`,
+    );
+    expect(decisions).toContain(cleared!.at.slice(0, 16).replace('T', ' '));
+    expect(decisions).toMatch(new RegExp(`score ${before.score} → ${after.score}`));
+  });
+
+  it('an operator whose email is as long as an address may be (254) sets an override under it', async () => {
+    const email = `${'o'.repeat(64)}@${'p'.repeat(60)}.${'q'.repeat(60)}.${'r'.repeat(63)}.com`;
+    expect(email).toHaveLength(254);
+    const long = await signIn(f.ctx, email, { role: 'operator' });
+    const res = await p.post('/console/vendors/helix/overrides', long, {
+      field: 'sentiment',
+      value: '30',
+      reason: 'long address',
+    });
+    expectRedirect(res, /^\/console\/vendors\/helix\?done=set&field=sentiment/);
+    const v = await f.ctx.container.operator.vendor('helix');
+    expect(v.overrides.find((o) => o.field === 'sentiment')?.setBy).toBe(email);
+    const cleared = await p.post('/console/vendors/helix/overrides/sentiment/clear', long, {
+      reason: 'done',
+    });
+    expectRedirect(cleared, /done=cleared/);
+    const log = await f.ctx.container.operator.actions({
+      vendorSlug: 'helix',
+      subject: 'sentiment',
+      limit: 5,
+    });
+    expect(log.map((a) => [a.action, a.actor, a.reason])).toEqual([
+      ['override.cleared', email, 'done'],
+      ['override.set', email, 'long address'],
+    ]);
   });
 });
+
+/** The markup after an h2 up to the next h2 (or the end). */
+function sectionOf(html: string, heading: string): string {
+  const m = new RegExp(`<h2>${heading}</h2>([\\s\\S]*?)(?:<h2\\b|$)`).exec(html);
+  expect(m, `a section "${heading}"`).not.toBeNull();
+  return m![1]!;
+}
