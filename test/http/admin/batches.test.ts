@@ -202,5 +202,57 @@ describe.each(DIALECTS)('operator API: batch review (%s)', (dialect) => {
         ),
       ).toBe("Parameter 'batchId' must be at most 128 characters long.");
     });
+
+    it('an optional reason is kept in the decision log with X-Operator; a bad one is 400 and decides nothing', async () => {
+      const log = () => f.ctx.container.operator.actions({ vendorSlug: 'borealis', limit: 10 });
+      const queued = await f.ctx.load([
+        {
+          type: 'batch',
+          vendorSlug: 'borealis',
+          batchId: 'PEND-8',
+          peptideSlug: 'bpc-157',
+          status: 'pending',
+          submittedAt: iso(-DAY_MS),
+        },
+      ]);
+      expect(queued.ok, JSON.stringify(queued)).toBe(true);
+      const before = await log();
+      for (const [body, message] of [
+        [{ reason: 'r'.repeat(501) }, "Parameter 'reason' must be at most 500 characters long."],
+        [{ reason: '  ' }, "Parameter 'reason' has an invalid format."],
+        [{ reason: 5 }, "Parameter 'reason' must be of type string."],
+        [{ why: 'x' }, undefined],
+      ] as const) {
+        const m = await refused(
+          () => f.call('POST', '/vendors/borealis/batches/PEND-8/reject', body),
+          400,
+          'invalid_parameter',
+        );
+        if (message) expect(m).toBe(message);
+      }
+      expect(await log()).toEqual(before);
+
+      const res = await f.call(
+        'POST',
+        '/vendors/borealis/batches/pend-8/reject',
+        { reason: '  CoA is for another lot ' },
+        { 'x-operator': 'ann@example.com' },
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const [entry] = await log();
+      expect(entry).toMatchObject({
+        action: 'batch.rejected',
+        vendorSlug: 'borealis',
+        subject: 'PEND-8',
+        actor: 'ann@example.com',
+        reason: 'CoA is for another lot',
+        at: iso(0),
+      });
+      // The earlier rejection without a body is in the log too, with no reason and the default actor.
+      expect((await log()).find((a) => a.subject === ODD)).toMatchObject({
+        actor: 'admin-api',
+        reason: null,
+      });
+    });
   });
 });

@@ -161,6 +161,24 @@ describe.each(DIALECTS)('operator API OpenAPI document (%s)', (dialect) => {
     );
   });
 
+  it('a rejection and a clear show their optional reason (body, and the query for a clear)', () => {
+    const reject = doc.paths['/vendors/{slug}/batches/{batchId}/reject']!.post!;
+    const clear = doc.paths['/vendors/{slug}/overrides/{field}']!.delete!;
+    for (const op of [reject, clear]) {
+      const body = op.requestBody as unknown as {
+        required: boolean;
+        content: Record<string, { schema: { properties: Record<string, unknown>; required?: string[] } }>;
+      };
+      expect(body.required).toBe(false);
+      const schema = body.content['application/json']!.schema;
+      expect(schema.properties.reason).toMatchObject({ type: 'string', minLength: 1, maxLength: 500 });
+      expect(schema.required ?? []).not.toContain('reason');
+    }
+    expect(clear.parameters).toContainEqual(
+      expect.objectContaining({ name: 'reason', in: 'query', required: false }),
+    );
+  });
+
   it('real responses validate against their schemas, and the schemas can fail', async () => {
     const check = (schema: TSchema, body: unknown) =>
       expect([...Value.Errors(schema, body)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);

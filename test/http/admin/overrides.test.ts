@@ -99,6 +99,46 @@ describe.each(DIALECTS)('operator API: overrides (%s)', (dialect) => {
     expect((await f.call('GET', '/vendors/borealis')).json().score).toBe(before.score);
   });
 
+  it('clearing with a reason, in the query or the body, keeps it in the decision log; both, or a bad one, is 400', async () => {
+    const set = () => f.call('PUT', '/vendors/apex/overrides/purity', { value: 12, reason: 'spot check' });
+    const log = () => f.ctx.container.operator.actions({ vendorSlug: 'apex', subject: 'purity', limit: 10 });
+    expect((await set()).statusCode).toBe(200);
+    const before = await log();
+    for (const [url, body] of [
+      ['/vendors/apex/overrides/purity?reason=a', { reason: 'b' }],
+      [`/vendors/apex/overrides/purity?reason=${'r'.repeat(501)}`, undefined],
+      ['/vendors/apex/overrides/purity', { reason: 'r'.repeat(501) }],
+      ['/vendors/apex/overrides/purity', { reason: null }],
+      ['/vendors/apex/overrides/purity', { why: 'x' }],
+    ] as const) {
+      const m = expectError(await f.call('DELETE', url, body), 400, 'invalid_parameter');
+      expect(m, url).toMatch(/'reason'|'why'|additional/);
+    }
+    expect(await log()).toEqual(before);
+    expect(await overrides('?vendor=apex')).toHaveLength(1);
+
+    const byQuery = await f.call(
+      'DELETE',
+      `/vendors/apex/overrides/purity?reason=${encodeURIComponent('lab re-tested')}`,
+      undefined,
+      {
+        'x-operator': 'bob',
+      },
+    );
+    expect(byQuery.statusCode, byQuery.body).toBe(200);
+    expect(await set()).toMatchObject({ statusCode: 200 });
+    const byBody = await f.call('DELETE', '/vendors/apex/overrides/purity', { reason: ' second thoughts ' });
+    expect(byBody.statusCode, byBody.body).toBe(200);
+    const [second, first] = (await log()).filter((a) => a.action === 'override.cleared');
+    expect(first).toMatchObject({ action: 'override.cleared', actor: 'bob', reason: 'lab re-tested' });
+    expect(second).toMatchObject({
+      action: 'override.cleared',
+      actor: 'admin-api',
+      reason: 'second thoughts',
+      details: { value: 12, cleared: { value: 12, reason: 'spot check', setBy: 'admin-api' } },
+    });
+  });
+
   it('clearing an override that is not there is 404; unknown vendors are 404', async () => {
     expect(expectError(await f.call('DELETE', '/vendors/apex/overrides/purity'), 404, 'not_found')).toBe(
       "Vendor 'apex' has no 'purity' override.",
