@@ -68,9 +68,9 @@ describe.skipIf(chromiumMissing).each(DIALECTS)('API keys in a real browser (%s)
     await expect(page.getByText('you will not see it again').first().isVisible()).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Copy the key' }).isVisible()).resolves.toBe(true);
     // Its label changes once clicked: found by what it copies.
-    const copy = page.locator('button[data-copy="new-key"]');
-    await copy.click();
-    await expect(copy.textContent()).resolves.toBe('Copied');
+    await page.locator('button[data-copy="new-key"]').click();
+    // The clipboard write is asynchronous; the label says when it is done.
+    await page.locator('button[data-copy="new-key"]', { hasText: 'Copied' }).waitFor();
     expect(await page.evaluate(readClipboard)).toBe(key);
     await expect(row('production').getByText('active').isVisible()).resolves.toBe(true);
 

@@ -58,7 +58,7 @@ describe.skipIf(chromiumMissing).each(DIALECTS)('sign-in in a real browser (%s)'
     await page.goto(`${site.base}/dashboard/settings`);
     await Promise.all([
       page.waitForURL(/\/dashboard\/sign-in$/),
-      page.getByRole('button', { name: 'Sign out' }).click(),
+      page.getByRole('button', { name: 'Sign out', exact: true }).click(),
     ]);
     await page.goto(`${site.base}/dashboard/usage`);
     expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
