@@ -31,7 +31,8 @@ for (const form of document.querySelectorAll('form[data-confirm]')) {
 
 // Charts: <div data-chart="DATA_ID"> with <script type="application/json" id="DATA_ID">
 // {"x": [epoch seconds], "series": [{"label": "...", "values": [...], "color": "#..."}], "unit": "hour"}
-const COLOURS = ['#2358a6', '#c0392b', '#2e8b57', '#8e44ad'];
+// Refusals (429) are drawn red by their series' own colour; none of these is red, so they never clash.
+const COLOURS = ['#2358a6', '#2e8b57', '#8e44ad', '#b9770e'];
 function drawCharts() {
   if (!window.uPlot) return;
   for (const el of document.querySelectorAll('[data-chart]')) {
