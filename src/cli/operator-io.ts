@@ -16,7 +16,7 @@ import { CliError } from './output.ts';
 export function actorOption(cmd: Command): Command {
   return cmd.option(
     '--as <name>',
-    'who does this, kept with overrides and in score-history reasons (default: your OS user name, else "cli")',
+    'who does this (up to 254 characters: an email fits), kept with overrides, in score-history reasons and in the decision log (default: your OS user name, else "cli")',
   );
 }
 
