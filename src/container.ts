@@ -4,7 +4,7 @@ import { renderCoa } from './adapters/pdf/render-coa.ts';
 import { MemoryRateLimiter, RedisRateLimiter } from './adapters/ratelimit/index.ts';
 import { catalogTermIndex } from './adapters/search/catalog-term-index.ts';
 import { resolveHost } from './adapters/webhook-http/guarded-sender.ts';
-import type { Config } from './config/config.ts';
+import { type Config, localUrl } from './config/config.ts';
 import { Freshness } from './core/catalog/freshness.ts';
 import { CatalogReadModel } from './core/catalog/read-model.ts';
 import { type Clock, systemClock } from './core/clock.ts';
@@ -164,18 +164,6 @@ export async function createContainer(
   }
 }
 
-/** Links point at PURERANK_PUBLIC_URL, else at this machine's port (core/users/links.ts). */
-function identity(config: Readonly<Config>, store: OpenedStore, clock: Clock): Identity {
-  return new Identity({
-    users: store.users,
-    sessions: store.sessions,
-    accounts: store.accounts,
-    clock,
-    pages: config.pages,
-    linkBase: () => linkBase(config.pages.publicUrl, `http://localhost:${config.port}`),
-  });
-}
-
 /** An account's usage, judged by the same policy functions as the variants' guards. */
 async function usage(
   config: Readonly<Config>,
@@ -197,6 +185,18 @@ async function usage(
     limiter,
     policies: { a: policiesA(config), b: policiesB(config) },
     clock,
+  });
+}
+
+/** Links point at PURERANK_PUBLIC_URL, else at this machine's port (core/users/links.ts). */
+function identity(config: Readonly<Config>, store: OpenedStore, clock: Clock): Identity {
+  return new Identity({
+    users: store.users,
+    sessions: store.sessions,
+    accounts: store.accounts,
+    clock,
+    pages: config.pages,
+    linkBase: () => linkBase(config.pages.publicUrl, localUrl(config)),
   });
 }
 

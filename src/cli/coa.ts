@@ -1,11 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { localUrl } from '../config/config.ts';
 import { sampleFacts } from '../core/coa/sample.ts';
 import { withContainer } from './context.ts';
 import { cell, jsonOption, out, printJson, table } from './operator-io.ts';
-
-/** Where a local client reaches the service (`0.0.0.0` listens everywhere; 127.0.0.1 is one of them). */
-const host = (h: string): string => (h === '0.0.0.0' || h === '::' ? '127.0.0.1' : h);
 
 export function coaCommand(program: Command): void {
   const coa = program
@@ -28,7 +26,7 @@ export function coaCommand(program: Command): void {
           `wrote ${o.out}: batch ${s.facts.batch} of ${s.vendorSlug}, ${s.facts.compound}, ${s.facts.purity}%, ${s.facts.lab}`,
         );
         out(
-          `try: curl -H "Authorization: Bearer $KEY" -F file=@${o.out} -F peptide=${s.peptideSlug} -F vendor=${s.vendorSlug} http://${host(c.config.host)}:${c.config.port}/v1/coa/verify`,
+          `try: curl -H "Authorization: Bearer $KEY" -F file=@${o.out} -F peptide=${s.peptideSlug} -F vendor=${s.vendorSlug} ${localUrl(c.config)}/v1/coa/verify`,
         );
       });
     });

@@ -194,6 +194,15 @@ export const DEFAULTS: Config = {
   },
 };
 
+/**
+ * Where a client on this machine reaches the service: the banner, the CLI's one-time links and its
+ * sample commands all say the same address (0.0.0.0 and :: listen everywhere, 127.0.0.1 among them).
+ */
+export function localUrl(config: Pick<Config, 'host' | 'port'>, port = config.port): string {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /** An absolute http(s) URL without a trailing slash, or null when unset. */
 function publicUrl(raw: string | undefined): string | null {
   if (raw === undefined || raw.trim() === '') return null;

@@ -1,10 +1,9 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Config } from '../config/config.ts';
+import { type Config, localUrl } from '../config/config.ts';
 import { type Container, createContainer, createDeliveryWorker, PRIVATE_URLS_WARNING } from '../container.ts';
 import { linkBase, linkUrl } from '../core/users/links.ts';
-import type { IssuedLink } from '../core/users/model.ts';
 import { buildApp } from '../http/app.ts';
-import { demoOwnerLink } from '../seed/demo-owner.ts';
+import { type DemoOwnerAccess, demoOwnerAccess } from '../seed/demo-owner.ts';
 import { parseDatabaseUrl } from '../storage/open-store.ts';
 import { DeliveryHost } from '../worker/delivery-host.ts';
 import { prepareDemo } from './demo-key.ts';
@@ -47,11 +46,11 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   container.store.checkpointInBackground();
   let app: FastifyInstance;
   let demo: { seeded: boolean; key: string | null };
-  let demoOwner: IssuedLink | null = null;
+  let demoOwner: DemoOwnerAccess | null = null;
   try {
     demo = config.seedDemoWhenEmpty ? await prepareDemo(container) : { seeded: false, key: null };
     if (config.seedDemoWhenEmpty)
-      demoOwner = await demoOwnerLink({ identity: container.identity, accounts: container.store.accounts });
+      demoOwner = await demoOwnerAccess({ identity: container.identity, accounts: container.store.accounts });
     app = await buildApp(container, { logger: { level: config.logLevel } });
     await app.listen({ port: config.port, host: config.host });
     // Load pdfjs in the PDF workers now, in the background: the first CoA upload does not pay the
@@ -68,7 +67,7 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   const worker = config.webhooks.workerInServe ? startDeliveries(config, container, app.log) : null;
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  const base = localUrl(config, port);
   const banner = [
     `PureRank is listening on ${base} (${container.store.dialect}${config.redisUrl ? ', Redis rate limits' : ''})`,
     `API reference: ${base}/docs`,
@@ -87,11 +86,15 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
     // The URL is quoted: an unquoted `?` is a glob in zsh, which then refuses the command.
     banner.push(`Try: curl -H 'Authorization: Bearer ${demo.key}' '${base}/api/v1/vendors?limit=3'`);
   }
-  if (demoOwner) {
+  if (demoOwner?.kind === 'link') {
     // The address it listens on (PORT=0 picks one), unless PURERANK_PUBLIC_URL says where users reach it.
-    const link = linkUrl(linkBase(config.pages.publicUrl, base), demoOwner.token);
+    const link = linkUrl(linkBase(config.pages.publicUrl, base), demoOwner.link.token);
     banner.push(
-      `Dashboard: sign in as ${demoOwner.user.email} with this one-time link (sets a password): ${link}`,
+      `Dashboard: sign in as ${demoOwner.link.user.email} with this one-time link (sets a password; printed until one is set): ${link}`,
+    );
+  } else if (demoOwner?.kind === 'active') {
+    banner.push(
+      `Dashboard: ${linkBase(config.pages.publicUrl, base)}/dashboard/sign-in as ${demoOwner.email} (forgot the password? npx purerank users reset ${demoOwner.email})`,
     );
   }
   // Sessions and links expire by themselves (every read checks); this only keeps the tables small.

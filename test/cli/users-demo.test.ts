@@ -7,7 +7,7 @@ import { type RunningServer, startServer } from '../../src/main/server.ts';
 import { DEMO_OWNER_EMAIL } from '../../src/seed/demo-owner.ts';
 
 const DASHBOARD_LINE =
-  /^Dashboard: sign in as owner@demo\.purerank\.test with this one-time link \(sets a password\): (http:\/\/\S+\/dashboard\/welcome\/([A-Za-z0-9_-]{43}))$/m;
+  /^Dashboard: sign in as owner@demo\.purerank\.test with this one-time link \(sets a password; printed until one is set\): (http:\/\/\S+\/dashboard\/welcome\/([A-Za-z0-9_-]{43}))$/m;
 
 /** `npm start` on the demo dataset prints a one-time sign-in link for the demo account's owner. */
 describe('the demo owner at start-up', () => {
@@ -62,6 +62,17 @@ describe('the demo owner at start-up', () => {
     expect((await second.container.identity.list()).filter((u) => u.email === DEMO_OWNER_EMAIL)).toHaveLength(
       1,
     );
+    await stop(second);
+
+    // Once the owner has a password no start prints a link (it would be a standing password reset for
+    // whoever reads the output); the banner says where to sign in and how to get a reset on purpose.
+    const third = await start('demo');
+    const banner3 = third.banner.join('\n');
+    expect(banner3).not.toMatch(/dashboard\/welcome\//);
+    expect(banner3).toContain(
+      `Dashboard: ${third.base}/dashboard/sign-in as ${DEMO_OWNER_EMAIL} (forgot the password? npx purerank users reset ${DEMO_OWNER_EMAIL})`,
+    );
+    expect(await third.container.identity.inspectLink(m2![2]!)).toBeNull();
   });
 
   it('with PURERANK_PUBLIC_URL the link is on the public address', async () => {

@@ -168,7 +168,7 @@ describe.concurrent.each(DIALECTS)('purerank users (%s)', (dialect) => {
         PORT: '4321',
       });
       expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(
-        /^http:\/\/localhost:4321\/dashboard\/welcome\/[A-Za-z0-9_-]{43}$/,
+        /^http:\/\/127\.0\.0\.1:4321\/dashboard\/welcome\/[A-Za-z0-9_-]{43}$/,
       );
     });
 
