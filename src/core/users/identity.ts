@@ -176,11 +176,10 @@ export class Identity implements IdentityService {
       return { ok: false, reason: 'invalid' };
     }
     const user = await this.deps.users.findByEmail(email);
-    if (user?.lockedUntil && Date.parse(user.lockedUntil) > now)
-      return throttled(Date.parse(user.lockedUntil) - now);
-    if (!user || user.passwordHash === null || user.disabledAt !== null) {
-      // The same work as a wrong password, and nothing remembered per email: an unknown address
-      // cannot be locked, so locking says nothing about who exists until someone guesses at a user.
+    const locked = user?.lockedUntil != null && Date.parse(user.lockedUntil) > now;
+    if (!user || locked || user.passwordHash === null || user.disabledAt !== null) {
+      // The same work and the same answer as a wrong password, and nothing remembered per email:
+      // unknown, locked, invited and disabled users are indistinguishable from outside.
       await dummyVerify(password);
       this.addresses.fail(address, this.deps.clock.now());
       return { ok: false, reason: 'invalid' };
@@ -188,12 +187,15 @@ export class Identity implements IdentityService {
     if (!(await verifyPassword(password, user.passwordHash))) {
       const after = this.deps.clock.now();
       this.addresses.fail(address, after);
-      const lock = await this.deps.users.recordFailedSignIn(
+      await this.deps.users.recordFailedSignIn(
         user.id,
         this.userThrottle.maxFailures,
         isoTime(after + this.userThrottle.lockMs),
       );
-      return lock ? throttled(Date.parse(lock) - after) : { ok: false, reason: 'invalid' };
+      // Locked or not, the answer of a wrong password, never a 429 of its own: an unknown email
+      // never locks, so a distinct answer would tell a guesser which emails have users (decision
+      // 0021). The sign-in page says that sign-in pauses after repeated failures.
+      return { ok: false, reason: 'invalid' };
     }
     if (needsRehash(user.passwordHash))
       await this.deps.users.setPasswordHash(user.id, await hashPassword(password));

@@ -47,10 +47,11 @@ export function signInRoutes(app: FastifyInstance, ctx: PageContext): void {
     const result = await identity.signIn(email, text(body.password), clientOf(request));
     if (!result.ok) {
       if (result.reason === 'throttled') reply.header('retry-after', String(result.retryAfterS));
+      const minutes = result.reason === 'throttled' ? Math.ceil(result.retryAfterS / 60) : 0;
       const error =
         result.reason === 'throttled'
-          ? `Too many failed sign-ins. Try again in ${Math.ceil(result.retryAfterS / 60)} minute(s).`
-          : 'That email and password do not match an active user.';
+          ? `Too many failed sign-ins from this address. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`
+          : 'That email and password do not match an active user. After 5 failed attempts in a row, a user’s sign-in pauses for 15 minutes.';
       return page(
         request,
         reply,
