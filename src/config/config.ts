@@ -70,6 +70,13 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Dashboard and console: sign-in, sessions, links (docs/dashboard.md; decision 0021). */
   pages: PagesConfig;
+  /**
+   * Which peers may say who the client is in `X-Forwarded-For` (PURERANK_TRUST_PROXY): a number of
+   * proxy hops, or a comma-separated list of proxy addresses or CIDR ranges. The client address
+   * decides per-address sign-in throttling; without this, behind a proxy every user shares the
+   * proxy's. (Default: none trusted)
+   */
+  trustProxy: false | number | string[];
 }
 
 export interface PagesConfig {
@@ -186,6 +193,7 @@ export const DEFAULTS: Config = {
     workerInServe: true,
     maxEndpointsPerAccount: 20,
   },
+  trustProxy: false,
   pages: {
     publicUrl: null,
     sessionIdleMs: 8 * HOUR_MS,
@@ -201,6 +209,22 @@ export const DEFAULTS: Config = {
 export function localUrl(config: Pick<Config, 'host' | 'port'>, port = config.port): string {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** A hop count (1..10) or a list of addresses / CIDR ranges; `true` (trust anyone) is refused. */
+function trustProxy(raw: string | undefined): false | number | string[] {
+  if (raw === undefined || raw.trim() === '') return false;
+  const t = raw.trim();
+  if (/^\d+$/.test(t)) {
+    const n = Number(t);
+    if (n >= 1 && n <= 10) return n;
+  } else {
+    const list = t.split(',').map((x) => x.trim());
+    if (list.every((x) => /^[0-9A-Fa-f:.]+(\/\d{1,3})?$/.test(x) && x.length <= 50)) return list;
+  }
+  throw new ConfigError(
+    `PURERANK_TRUST_PROXY must be a number of proxy hops (1 to 10) or a comma-separated list of proxy addresses or CIDR ranges, got '${raw}'.`,
+  );
 }
 
 /** An absolute http(s) URL without a trailing slash, or null when unset. */
@@ -366,6 +390,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
         1000,
       ),
     },
+    trustProxy: trustProxy(env.PURERANK_TRUST_PROXY),
     pages: {
       publicUrl: publicUrl(env.PURERANK_PUBLIC_URL),
       sessionIdleMs: int(env, 'PURERANK_SESSION_IDLE_MINUTES', 8 * 60, 1, 30 * 24 * 60) * 60_000,

@@ -90,6 +90,8 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
       customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false },
     },
     return503OnClosing: true,
+    // The client's address behind a proxy (sign-in throttling per address); nobody is trusted unless configured.
+    trustProxy: trustedProxies(services.config.trustProxy),
     // What Node's HTTP parser refuses gets the documented error body too (decision 0017).
     clientErrorHandler: answerClientError,
     // Errors the router raises before any route runs (bad percent-encoding, over-long parameters)
@@ -200,4 +202,15 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/', async (_req, reply) => reply.redirect('/docs'));
   return app;
+}
+
+/**
+ * Fastify's form of PURERANK_TRUST_PROXY: false, addresses, or for a hop count the function that
+ * trusts the first n hops (what a number means to proxy-addr; Fastify's types take no number).
+ */
+function trustedProxies(
+  t: false | number | string[],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof t === 'number') return (_address, hop) => hop < t;
+  return t;
 }

@@ -128,7 +128,7 @@ describe.each(DIALECTS)('storage contract: users, links, sessions (%s)', (dialec
     const { user, link: l } = await create('acc@acme.test', acme.id, 'member');
     const old = session(user.id);
     await store.sessions.open(old);
-    await store.users.recordFailedSignIn(user.id, 5, at(100));
+    await store.users.chargeSignIn(user.id, 5, at(0), at(100));
     const opened = session(user.id, { createdAt: at(5), lastSeenAt: at(5) });
     const { userId: _, ...row } = opened;
     const accepted = await store.users.acceptLink({
@@ -209,18 +209,28 @@ describe.each(DIALECTS)('storage contract: users, links, sessions (%s)', (dialec
     }
   });
 
-  it('counts failures in one statement and locks at the threshold, restarting the count', async () => {
+  it('charges attempts in one statement, locks at the threshold, refuses while locked, starts over after', async () => {
     const { user } = await create('fail@acme.test', acme.id, 'member');
-    for (let i = 1; i <= 4; i++) expect(await store.users.recordFailedSignIn(user.id, 5, at(30))).toBeNull();
+    for (let i = 1; i <= 4; i++) expect(await store.users.chargeSignIn(user.id, 5, at(1), at(30))).toBe(true);
     expect((await store.users.findById(user.id))?.failedSignIns).toBe(4);
-    expect(await store.users.recordFailedSignIn(user.id, 5, at(30))).toBe(at(30));
+    // The 5th is still checked, and sets the lock as it goes.
+    expect(await store.users.chargeSignIn(user.id, 5, at(1), at(30))).toBe(true);
     expect(await store.users.findById(user.id)).toMatchObject({ failedSignIns: 0, lockedUntil: at(30) });
-    // Concurrent failures through two connections all count.
+    // Locked: refused, nothing counted.
+    expect(await store.users.chargeSignIn(user.id, 5, at(2), at(31))).toBe(false);
+    expect(await store.users.findById(user.id)).toMatchObject({ failedSignIns: 0, lockedUntil: at(30) });
+    // After the lock: counting starts over and the lock is lifted.
+    expect(await store.users.chargeSignIn(user.id, 5, at(30), at(60))).toBe(true);
+    expect(await store.users.findById(user.id)).toMatchObject({ failedSignIns: 1, lockedUntil: null });
+    // Concurrent attempts through two connections: exactly the 4 that fit are let through.
     const second = await rival();
-    await Promise.all(
-      [0, 1, 2].map((i) => (i % 2 ? second : store).users.recordFailedSignIn(user.id, 5, at(40))),
+    const results = await Promise.all(
+      [0, 1, 2, 3, 4, 5, 6, 7].map((i) =>
+        (i % 2 ? second : store).users.chargeSignIn(user.id, 5, at(31), at(40)),
+      ),
     );
-    expect((await store.users.findById(user.id))?.failedSignIns).toBe(3);
+    expect(results.filter(Boolean)).toHaveLength(4);
+    expect(await store.users.findById(user.id)).toMatchObject({ failedSignIns: 0, lockedUntil: at(40) });
     // A sign-in clears them.
     await store.sessions.open(session(user.id, { createdAt: at(7) }));
     expect(await store.users.findById(user.id)).toMatchObject({

@@ -59,6 +59,18 @@ export class AddressThrottle {
     this.entries.set(k, { failures: 1, until: now + this.opts.windowMs });
   }
 
+  /**
+   * Takes back one failure charged by `fail` (a sign-in charges its attempt before the password is
+   * checked, so a burst of concurrent attempts cannot all pass the check; a success gives it back).
+   */
+  forgive(address: string, now: number): void {
+    const k = key(address);
+    const e = this.entries.get(k);
+    if (!e || e.until <= now) return;
+    // An address whose every attempt succeeded is not remembered at all.
+    if (--e.failures <= 0) this.entries.delete(k);
+  }
+
   /** Addresses remembered now (tests: the map stays bounded). */
   get size(): number {
     return this.entries.size;

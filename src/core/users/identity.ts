@@ -169,36 +169,34 @@ export class Identity implements IdentityService {
     const address = client.address.slice(0, ADDRESS_MAX);
     const addressWait = this.addresses.retryAfterMs(address, now);
     if (addressWait > 0) return throttled(addressWait);
+    // Charged before any await and given back on success: a burst of concurrent attempts from one
+    // address is counted as it arrives, not after the hashes (found by the hostile test).
+    this.addresses.fail(address, now);
     const email = normaliseEmail(rawEmail);
-    if (email === null || !plausiblePassword(password)) {
-      // Not worth a hash; still a failure of the address (guessing costs attempts either way).
-      this.addresses.fail(address, now);
-      return { ok: false, reason: 'invalid' };
-    }
+    // Not worth a hash; still a failure of the address (guessing costs attempts either way).
+    if (email === null || !plausiblePassword(password)) return { ok: false, reason: 'invalid' };
     const user = await this.deps.users.findByEmail(email);
-    const locked = user?.lockedUntil != null && Date.parse(user.lockedUntil) > now;
-    if (!user || locked || user.passwordHash === null || user.disabledAt !== null) {
-      // The same work and the same answer as a wrong password, and nothing remembered per email:
-      // unknown, locked, invited and disabled users are indistinguishable from outside.
-      await dummyVerify(password);
-      this.addresses.fail(address, this.deps.clock.now());
-      return { ok: false, reason: 'invalid' };
-    }
-    if (!(await verifyPassword(password, user.passwordHash))) {
-      const after = this.deps.clock.now();
-      this.addresses.fail(address, after);
-      await this.deps.users.recordFailedSignIn(
+    // The user's attempt is charged before the hash too, in one statement: at most `maxFailures`
+    // guesses are ever checked per lock, however many arrive at once, on however many instances.
+    const hash = user !== null && user.disabledAt === null ? user.passwordHash : null;
+    const mayCheck =
+      user !== null &&
+      hash !== null &&
+      (await this.deps.users.chargeSignIn(
         user.id,
         this.userThrottle.maxFailures,
-        isoTime(after + this.userThrottle.lockMs),
-      );
-      // Locked or not, the answer of a wrong password, never a 429 of its own: an unknown email
-      // never locks, so a distinct answer would tell a guesser which emails have users (decision
-      // 0021). The sign-in page says that sign-in pauses after repeated failures.
+        isoTime(now),
+        isoTime(now + this.userThrottle.lockMs),
+      ));
+    if (!mayCheck) await dummyVerify(password);
+    if (!mayCheck || user === null || hash === null || !(await verifyPassword(password, hash))) {
+      // Unknown, invited, disabled, locked or wrong: the same work and the same answer, never a 429
+      // of the user's own (an unknown email never locks, so it would tell a guesser which emails
+      // have users; decision 0021), and nothing remembered per unknown email.
       return { ok: false, reason: 'invalid' };
     }
-    if (needsRehash(user.passwordHash))
-      await this.deps.users.setPasswordHash(user.id, await hashPassword(password));
+    this.addresses.forgive(address, this.deps.clock.now());
+    if (needsRehash(hash)) await this.deps.users.setPasswordHash(user.id, await hashPassword(password));
     const { token, row } = this.newSession(user.id, this.deps.clock.now(), client);
     await this.deps.sessions.open(row);
     return { ok: true, session: { token, session: this.signedIn(user, row) } };
@@ -211,7 +209,9 @@ export class Identity implements IdentityService {
     if (!found) return null;
     const { session, user } = found;
     const now = this.deps.clock.now();
-    const idleEnd = Date.parse(session.lastSeenAt) + this.deps.pages.sessionIdleMs;
+    // last_seen_at is written at most once a TOUCH_EVERY_MS, so it may be that much behind the last
+    // request: the idle timeout counts from the latest time the request could have been.
+    const idleEnd = Date.parse(session.lastSeenAt) + TOUCH_EVERY_MS + this.deps.pages.sessionIdleMs;
     if (Date.parse(session.expiresAt) <= now || idleEnd <= now) {
       await this.deps.sessions.delete(idHash);
       return null;
@@ -346,7 +346,7 @@ export class Identity implements IdentityService {
   }
 
   private signedIn(user: StoredUser, row: SessionRow): SignedIn {
-    const idle = Date.parse(row.lastSeenAt) + this.deps.pages.sessionIdleMs;
+    const idle = Date.parse(row.lastSeenAt) + TOUCH_EVERY_MS + this.deps.pages.sessionIdleMs;
     return {
       user: publicUser(user),
       csrfToken: row.csrfToken,

@@ -70,11 +70,13 @@ export interface UserStore {
     session: Omit<SessionRow, 'userId'>;
   }): Promise<StoredUser | null>;
   /**
-   * One failed sign-in, counted in one statement (concurrent failures on several instances all
-   * count): at `threshold` failures the counter restarts and the user is locked until `lockUntilIso`.
-   * Returns the lock, if this failure set one.
+   * Charges one sign-in attempt before the password is checked, in one statement, so concurrent
+   * attempts (on any instance) cannot all slip past the lock: false when the user is locked now
+   * (nothing counted). At `threshold` charged attempts in a row the counter restarts and the user is
+   * locked until `lockUntilIso`; that attempt itself is still checked. An expired lock starts over.
+   * A successful sign-in clears the count (SessionStore.open).
    */
-  recordFailedSignIn(userId: number, threshold: number, lockUntilIso: string): Promise<string | null>;
+  chargeSignIn(userId: number, threshold: number, nowIso: string, lockUntilIso: string): Promise<boolean>;
   /** Replaces a password hash (a rehash with today's parameters after a sign-in). */
   setPasswordHash(userId: number, passwordHash: string): Promise<void>;
   /**

@@ -28,6 +28,9 @@ export function sameOrigin(request: FastifyRequest, ownOrigin: string | null): b
 }
 
 export function tokenMatches(given: unknown, expected: string): boolean {
-  if (typeof given !== 'string' || given.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+  if (typeof given !== 'string') return false;
+  // Bytes, not characters: 43 × 'é' has the token's length in characters and twice its bytes.
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -96,8 +96,12 @@ export const homeOf = (s: SignedIn): string => (s.user.role === 'operator' ? '/c
  */
 export function safeNext(raw: unknown): string | null {
   if (typeof raw !== 'string' || raw.length > 500) return null;
-  if (!/^\/(dashboard|console)(\/[A-Za-z0-9_\-./?=&%]*)?$/.test(raw)) return null;
-  if (raw.includes('//') || raw.includes('/..')) return null;
+  const q = raw.indexOf('?');
+  const path = q === -1 ? raw : raw.slice(0, q);
+  const query = q === -1 ? '' : raw.slice(q + 1);
+  // The path: plain segments only — no dots, no percent-escapes (`%2e%2e` is `..` to a browser).
+  if (!/^\/(dashboard|console)(\/[A-Za-z0-9_-]+)*\/?$/.test(path)) return null;
+  if (!/^[A-Za-z0-9_\-.=&%+]*$/.test(query)) return null;
   return raw;
 }
 

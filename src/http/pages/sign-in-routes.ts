@@ -122,6 +122,9 @@ export function signInRoutes(app: FastifyInstance, ctx: PageContext): void {
       if (password !== text(body.confirm)) return again('The two passwords are not the same.');
       try {
         const opened = await identity.followLink(request.params.token, password, clientOf(request));
+        // As at sign-in: a session this browser had open (perhaps another user's) ends.
+        const old = sessionToken(request, ctx.cookie);
+        if (old) await identity.signOut(old);
         setSessionCookie(reply, ctx.cookie, opened.token);
         return reply.redirect(homeOf(opened.session), 303);
       } catch (err) {

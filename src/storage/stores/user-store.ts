@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { LinkPurpose, User, UserRole } from '../../core/users/model.ts';
 import type {
   LinkRow,
@@ -141,30 +141,29 @@ export class KyselyUserStore implements UserStore {
     });
   }
 
-  async recordFailedSignIn(userId: number, threshold: number, lockUntilIso: string): Promise<string | null> {
-    // One statement: concurrent failures (on any instance) each count. SET expressions read the row
-    // as it was before this update, on both backends.
+  async chargeSignIn(
+    userId: number,
+    threshold: number,
+    nowIso: string,
+    lockUntilIso: string,
+  ): Promise<boolean> {
+    // SET expressions read the row as it was before this update, on both backends; the WHERE makes a
+    // locked user's attempt change nothing. ISO times compare as text.
+    const expired = sql<boolean>`(locked_until is not null and locked_until <= ${nowIso})`;
+    const next = sql<number>`(case when ${expired} then 1 else failed_sign_ins + 1 end)`;
     const row = await this.db
       .updateTable('users')
-      .set((eb) => ({
-        failed_sign_ins: eb
-          .case()
-          .when(eb('failed_sign_ins', '+', 1), '>=', threshold)
-          .then(0)
-          .else(eb('failed_sign_ins', '+', 1))
-          .end(),
-        locked_until: eb
-          .case()
-          .when(eb('failed_sign_ins', '+', 1), '>=', threshold)
-          .then(lockUntilIso)
-          .else(eb.ref('locked_until'))
-          .end(),
-      }))
+      .set({
+        failed_sign_ins: sql<number>`(case when ${next} >= ${threshold} then 0 else ${next} end)`,
+        locked_until: sql<
+          string | null
+        >`(case when ${next} >= ${threshold} then ${lockUntilIso} when ${expired} then null else locked_until end)`,
+      })
       .where('id', '=', userId)
-      .returning(['failed_sign_ins', 'locked_until'])
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', nowIso)]))
+      .returning('id')
       .executeTakeFirst();
-    if (!row) return null;
-    return Number(row.failed_sign_ins) === 0 && row.locked_until === lockUntilIso ? lockUntilIso : null;
+    return row !== undefined;
   }
 
   async setPasswordHash(userId: number, passwordHash: string): Promise<void> {

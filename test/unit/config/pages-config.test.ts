@@ -41,4 +41,16 @@ describe('dashboard settings', () => {
     expect(() => loadConfig({ PURERANK_SESSION_IDLE_MINUTES: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ PURERANK_LINK_HOURS: 'soon' })).toThrow(ConfigError);
   });
+
+  it('PURERANK_TRUST_PROXY: unset trusts nobody; hops or addresses; anything else is refused', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ PURERANK_TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ PURERANK_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    for (const bad of ['true', '0', '11', 'proxy.example', '1.2.3.4;rm'])
+      expect(() => loadConfig({ PURERANK_TRUST_PROXY: bad })).toThrow(/PURERANK_TRUST_PROXY must be/);
+  });
 });
