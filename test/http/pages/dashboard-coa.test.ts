@@ -81,7 +81,7 @@ describe.each(DIALECTS)('dashboard: CoA verifications (%s)', (dialect) => {
     verifiedId = location.split('/').at(-1)!.split('?')[0]!;
     const html = expectPage(await d.p.get(location, d.owner));
     expectCleanMarkup(html);
-    expect(noticeOf(html)).toBe('Uploaded and verified.');
+    expect(noticeOf(html)).toBe('Uploaded and read: an approved record on file corroborates it.');
     expect(html).toContain('<span class="badge verified">verified</span>');
     expect(html).toContain(
       '<a href="https://verify.northwind-labs.example/coa?code=NWA-7K2P-91QX" rel="noopener noreferrer" target="_blank">',
@@ -107,8 +107,11 @@ describe.each(DIALECTS)('dashboard: CoA verifications (%s)', (dialect) => {
       form(d.member, { peptide: 'semaglutide', batch_id: '', vendor: 'aurora' }, pdf),
     );
     const location = expectRedirect(res, /^\/dashboard\/coa\/ver_/);
-    expect(expectPage(await d.p.get(location, d.owner))).toContain(
-      '<span class="badge pending_review">pending review</span>',
+    const pending = expectPage(await d.p.get(location, d.owner));
+    expect(pending).toContain('<span class="badge pending_review">pending review</span>');
+    // The notice says what happened, not "verified" (found by the newcomer).
+    expect(noticeOf(pending)).toBe(
+      'Uploaded and read: nothing on file corroborates it yet, so it waits for an operator’s review.',
     );
     const approved = await d.ctx.app.inject({
       method: 'POST',

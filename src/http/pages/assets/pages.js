@@ -46,7 +46,8 @@ function drawCharts() {
         width,
         height: 220,
         scales: { x: { time: true } },
-        axes: [{}, { size: 60 }],
+        // Room for "150,000" beside the y axis.
+        axes: [{}, { size: 80 }],
         series: [
           {},
           ...data.series.map((s, i) => ({
