@@ -11,9 +11,9 @@ import type { Operator } from '../core/operator/operator.ts';
 import type { Store } from '../core/ports.ts';
 import type { RateLimiter } from '../core/ratelimit/model.ts';
 import type { CatalogSearch } from '../core/search/search-catalog.ts';
-import type { IdentityService } from '../core/users/model.ts';
 import type { UsageService } from '../core/usage/model.ts';
 import type { UsageMeter } from '../core/usage/usage-meter.ts';
+import type { IdentityService } from '../core/users/model.ts';
 import type { Webhooks } from '../core/webhooks/manage-webhooks.ts';
 
 /** Everything the HTTP layer is handed by the composition root (src/container.ts). */

@@ -23,7 +23,9 @@ export async function demoOwnerAccess(deps: {
   accounts: Pick<AccountStore, 'findByName'>;
 }): Promise<DemoOwnerAccess | null> {
   if (!(await deps.accounts.findByName(DEMO_ACCOUNT))) return null;
-  const owner = (await deps.identity.list({ account: DEMO_ACCOUNT })).find((u) => u.email === DEMO_OWNER_EMAIL);
+  const owner = (await deps.identity.list({ account: DEMO_ACCOUNT })).find(
+    (u) => u.email === DEMO_OWNER_EMAIL,
+  );
   if (owner?.disabledAt) return null;
   if (owner?.hasPassword) return { kind: 'active', email: owner.email };
   if (owner) return { kind: 'link', link: await deps.identity.reset(owner.email) };
