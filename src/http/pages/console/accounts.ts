@@ -6,10 +6,10 @@ import { invalidParameter, notFound } from '../../../core/errors.ts';
 import { listKeys } from '../../../core/keys/manage-keys.ts';
 import type { ApiKeyInfo } from '../../../core/keys/model.ts';
 import type { OperatorActionKind } from '../../../core/operator/actions.ts';
+import { type Fields, oneOf, optionalText, optionalWhole } from '../form-fields.ts';
 import type { PageRoutes } from '../index.ts';
 import { type PageContext, page } from '../page-context.ts';
 import { actionLines } from './action-lines.ts';
-import { type Fields, oneOf, optionalText, optionalWhole } from './form-fields.ts';
 import { operatorOf } from './operator-of.ts';
 
 const PER_PAGE = 50;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { EVENT_TYPES, type EventQuery } from '../../../core/events/model.ts';
+import { type Fields, oneOf, optionalText, optionalWhole } from '../form-fields.ts';
 import type { PageRoutes } from '../index.ts';
 import { type PageContext, page } from '../page-context.ts';
-import { type Fields, oneOf, optionalText, optionalWhole } from './form-fields.ts';
 
 const PER_PAGE = 50;
 

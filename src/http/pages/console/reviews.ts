@@ -2,9 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { BATCH_DECISIONS } from '../../../core/operator/actions.ts';
 import type { BatchAdminView } from '../../../core/operator/model.ts';
 import type { BatchCompletion } from '../../../core/operator/operator.ts';
-import type { PageRoutes } from '../index.ts';
-import { type PageContext, page } from '../page-context.ts';
-import { actionLines } from './action-lines.ts';
 import {
   type Fields,
   optionalDay,
@@ -13,7 +10,10 @@ import {
   optionalWhole,
   reasonOf,
   requiredText,
-} from './form-fields.ts';
+} from '../form-fields.ts';
+import type { PageRoutes } from '../index.ts';
+import { type PageContext, page } from '../page-context.ts';
+import { actionLines } from './action-lines.ts';
 import { operatorOf } from './operator-of.ts';
 
 /** Submissions per page: each carries up to 20 uploads with their fields and notes. */

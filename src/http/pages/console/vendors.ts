@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { OVERRIDE_FIELDS } from '../../../core/import/records.ts';
 import { PILLARS } from '../../../core/vendors/model.ts';
-import type { PageRoutes } from '../index.ts';
-import { type PageContext, page } from '../page-context.ts';
-import { actionLines } from './action-lines.ts';
 import {
   type Fields,
   oneOf,
@@ -12,7 +9,10 @@ import {
   REASON_MAX,
   reasonOf,
   requiredWhole,
-} from './form-fields.ts';
+} from '../form-fields.ts';
+import type { PageRoutes } from '../index.ts';
+import { type PageContext, page } from '../page-context.ts';
+import { actionLines } from './action-lines.ts';
 import { operatorOf } from './operator-of.ts';
 import { findVendors, QUERY_MAX } from './vendor-search.ts';
 

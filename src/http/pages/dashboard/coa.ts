@@ -13,9 +13,10 @@ import {
   tooLarge,
 } from '../../coa-upload.ts';
 import { tokenMatches } from '../cross-site.ts';
+import { type Fields, pageNumber } from '../form-fields.ts';
 import type { PageRoutes } from '../index.ts';
 import { messagePage, type PageContext, page } from '../page-context.ts';
-import { type Fields, memberOf, pageNumber } from './fields.ts';
+import { memberOf } from './member-of.ts';
 import { planOffer } from './plan-offer.ts';
 
 const PER_PAGE = 20;

@@ -3,9 +3,10 @@ import { planAllows } from '../../../core/accounts/plans.ts';
 import { DomainError } from '../../../core/errors.ts';
 import { KEY_NAME_MAX_LENGTH } from '../../../core/keys/key-name.ts';
 import { type AccountKey, ROLL_OVERLAPS, type RollOverlap } from '../../../core/keys/model.ts';
+import { type Fields, oneOf, text } from '../form-fields.ts';
 import type { PageRoutes } from '../index.ts';
 import { type PageContext, page } from '../page-context.ts';
-import { type Fields, memberOf, oneOf, text } from './fields.ts';
+import { memberOf } from './member-of.ts';
 import { planOffer } from './plan-offer.ts';
 
 /** The roll's overlap choices as the form offers them (the values are the core's ROLL_OVERLAPS). */

@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../core/errors.ts';
 import { linkUrl } from '../../../core/users/links.ts';
 import { type IssuedLink, MEMBER_ROLES } from '../../../core/users/model.ts';
+import { type Fields, oneOf, text } from '../form-fields.ts';
 import type { PageRoutes } from '../index.ts';
 import { type PageContext, page } from '../page-context.ts';
-import { type Fields, memberOf, oneOf, text } from './fields.ts';
+import { memberOf } from './member-of.ts';
 
 /** Email addresses are at most 254 characters (RFC 5321); the core checks the rest. */
 const EMAIL_MAX = 254;

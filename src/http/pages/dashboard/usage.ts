@@ -4,9 +4,10 @@ import { DomainError } from '../../../core/errors.ts';
 import type { AccountKey } from '../../../core/keys/model.ts';
 import type { RateLimitScope } from '../../../core/ratelimit/model.ts';
 import type { UsageNow, UsageSeries } from '../../../core/usage/model.ts';
+import { type Fields, text } from '../form-fields.ts';
 import type { PageRoutes } from '../index.ts';
 import { type PageContext, page } from '../page-context.ts';
-import { type Fields, memberOf, text } from './fields.ts';
+import { memberOf } from './member-of.ts';
 import { planOffer } from './plan-offer.ts';
 
 const HOURS = 7 * 24;

@@ -5,9 +5,10 @@ import { EVENT_TYPES } from '../../../core/events/model.ts';
 import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH } from '../../../core/webhooks/endpoint-rules.ts';
 import type { AttemptAnswer } from '../../../core/webhooks/manage-webhooks.ts';
 import type { MessageStatus } from '../../../core/webhooks/model.ts';
+import { type Fields, list, oneOf, pageNumber, text } from '../form-fields.ts';
 import type { PageRoutes } from '../index.ts';
 import { type PageContext, page } from '../page-context.ts';
-import { type Fields, list, memberOf, oneOf, pageNumber, text } from './fields.ts';
+import { memberOf } from './member-of.ts';
 import { planOffer } from './plan-offer.ts';
 
 const ENDPOINT_ID = /^ep_[0-9a-f]{24}$/;

@@ -1,10 +1,12 @@
-import { invalidParameter } from '../../../core/errors.ts';
+import { invalidParameter } from '../../core/errors.ts';
+import { ACTION_REASON_MAX } from '../../core/operator/actions.ts';
 
 /**
- * Reading the console's form fields and query parameters. A form body or query parsed by Fastify
- * is a record of strings, or of arrays when a name repeats; anything but one string is refused.
- * Every refusal is an `invalid_parameter` DomainError naming the field, which the pages' error
- * handler shows as the error page, before any use case runs, so nothing changes.
+ * Reading the pages' form fields and query parameters (dashboard and console). A form body or query
+ * parsed by Fastify is a record of strings, or of arrays when a name repeats; anything but one
+ * string is refused. Every refusal is an `invalid_parameter` DomainError naming the field, which the
+ * pages' error handler shows as the error page, before any use case runs, so nothing changes. What
+ * a value may be (a key name's length, a URL, event types) is the core's rule, not this file's.
  */
 export type Fields = Record<string, unknown> | undefined | null;
 
@@ -16,6 +18,28 @@ export function optionalText(fields: Fields, name: string, max: number): string 
   const t = raw.trim();
   if (t.length > max) throw invalidParameter(name, `must be at most ${max} characters long.`);
   return t;
+}
+
+/** A field as text, untrimmed; '' when absent. `max` only bounds what is handed on. */
+export function text(fields: Fields, name: string, max: number): string {
+  const raw = fields?.[name];
+  if (raw === undefined || raw === null) return '';
+  if (typeof raw !== 'string') throw invalidParameter(name, 'must be given once, as text.');
+  if (raw.length > max) throw invalidParameter(name, `must be at most ${max} characters long.`);
+  return raw;
+}
+
+/** A field that repeats (checkboxes of one name): every value, in order. */
+export function list(fields: Fields, name: string, maxItems: number, maxEach: number): string[] {
+  const raw = fields?.[name];
+  if (raw === undefined || raw === null) return [];
+  const values = Array.isArray(raw) ? raw : [raw];
+  if (values.length > maxItems) throw invalidParameter(name, `has more than ${maxItems} values.`);
+  return values.map((v) => {
+    if (typeof v !== 'string' || v.length > maxEach)
+      throw invalidParameter(name, 'has a value that is not one of the choices.');
+    return v;
+  });
 }
 
 /** A field that must be there and say something (a reason, a plan). */
@@ -75,6 +99,16 @@ export function optionalDay(fields: Fields, name: string): string | null {
   return t;
 }
 
-/** Why an operator did something: required, at most 500 characters (as the CLI and the API). */
-export const REASON_MAX = 500;
+/** Why an operator did something: required on the console's forms, at most the core's limit. */
+export const REASON_MAX = ACTION_REASON_MAX;
 export const reasonOf = (fields: Fields): string => requiredText(fields, 'reason', REASON_MAX);
+
+/** A page number of a list (`?page=`), 1 when absent. */
+export function pageNumber(fields: Fields, max = 10_000): number {
+  const t = text(fields, 'page', 10).trim();
+  if (t === '') return 1;
+  const n = /^\d+$/.test(t) ? Number(t) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > max)
+    throw invalidParameter('page', `must be a whole number from 1 to ${max}.`);
+  return n;
+}
