@@ -7,7 +7,7 @@ import { T0 } from '../../support/context.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { ADMIN, type AdminFixture, expectError, OTHER, OWNER, setupAdmin } from './helpers.ts';
 
-const LINK = /^http:\/\/localhost:\d+\/dashboard\/welcome\/([A-Za-z0-9_-]{43})$/;
+const LINK = /^http:\/\/127\.0\.0\.1:\d+\/dashboard\/welcome\/([A-Za-z0-9_-]{43})$/;
 const client = { address: '127.0.0.1', userAgent: null };
 
 describe.each(DIALECTS)('operator API: users (%s)', (dialect) => {
