@@ -94,6 +94,8 @@ describe.each(DIALECTS)('console vendors and overrides (%s)', (dialect) => {
       expect(override).toBe('');
     }
     expect(html).toContain('No override: every pillar is as computed.');
+    // The composite row's computed cell is what the pillars give (unpinned: the score itself).
+    expect(pillarRow(html, 'score')[0]).toBe(String(v.score));
   });
 
   it('setting an override moves the effective pillar and the score, listed with who, when and why', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { OVERRIDE_FIELDS } from '../../../core/import/records.ts';
+import { compositeOf } from '../../../core/scoring/composite.ts';
 import { PILLARS } from '../../../core/vendors/model.ts';
 import {
   type Fields,
@@ -74,6 +75,9 @@ export const vendorPages: PageRoutes = (app: FastifyInstance, ctx: PageContext) 
         override: overrideOf.get(p) ?? null,
       })),
       scoreOverride: overrideOf.get('score') ?? null,
+      // The composite the effective pillars give, before any pin of the score itself: what an
+      // operator wants to see beside a pinned score (the method's own weights, core/scoring).
+      pillarScore: v.pillars ? compositeOf(v.pillars, ctx.services.config.scoring.weights) : null,
       fields: OVERRIDE_FIELDS,
       history: v.history.slice(-HISTORY_SHOWN).reverse(),
       actions: actionLines(actions),
