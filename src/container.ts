@@ -255,5 +255,6 @@ async function openLimiter(
     enableOfflineQueue: true,
   });
   await redis.connect();
-  return new RedisRateLimiter({ redis, clock, ownsClient: true });
+  // The limiter's keys under the deployment's prefix (REDIS_PREFIX): `purerank:rl:…` by default.
+  return new RedisRateLimiter({ redis, clock, ownsClient: true, prefix: `${config.redisPrefix}rl:` });
 }

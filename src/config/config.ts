@@ -17,6 +17,11 @@ export interface Config {
   databaseUrl: string;
   /** Optional; when set, rate-limit state is shared through Redis. Env REDIS_URL. */
   redisUrl: string | null;
+  /**
+   * Every Redis key the service writes starts with this, so several deployments or test runs can
+   * share one Redis. Env REDIS_PREFIX: 1–64 letters, digits and `:_-.`. (Default: `purerank:`)
+   */
+  redisPrefix: string;
   /** Bearer token of the operator API; null turns /admin/v1 off. Env PURERANK_ADMIN_TOKEN (≥ 32 chars). */
   adminToken: string | null;
   /** pino level. Env LOG_LEVEL. (Default: info) */
@@ -152,6 +157,7 @@ export const DEFAULTS: Config = {
   host: '127.0.0.1',
   databaseUrl: 'sqlite:./data/purerank.db',
   redisUrl: null,
+  redisPrefix: 'purerank:',
   adminToken: null,
   logLevel: 'info',
   logRequests: false,
@@ -209,6 +215,14 @@ export const DEFAULTS: Config = {
 export function localUrl(config: Pick<Config, 'host' | 'port'>, port = config.port): string {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+function redisPrefix(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return DEFAULTS.redisPrefix;
+  if (/^[A-Za-z0-9:_.-]{1,64}$/.test(raw)) return raw;
+  throw new ConfigError(
+    `REDIS_PREFIX must be 1 to 64 letters, digits, colons, dots, dashes or underscores, got '${raw}'.`,
+  );
 }
 
 /** A hop count (1..10) or a list of addresses / CIDR ranges; `true` (trust anyone) is refused. */
@@ -323,6 +337,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     host: env.HOST || DEFAULTS.host,
     databaseUrl: env.DATABASE_URL || DEFAULTS.databaseUrl,
     redisUrl: env.REDIS_URL || null,
+    redisPrefix: redisPrefix(env.REDIS_PREFIX),
     adminToken,
     logLevel: env.LOG_LEVEL || DEFAULTS.logLevel,
     logRequests: bool(env, 'LOG_REQUESTS', DEFAULTS.logRequests),

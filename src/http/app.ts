@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import './fastify-decorations.ts';
 import './request-context.ts';
 import '../core/validation/formats.ts';
+import { checkReadiness } from '../core/health/readiness.ts';
 import { adminDisabled } from './admin/disabled.ts';
 import { ADMIN_PREFIX, adminApi } from './admin/index.ts';
 import { AdmissionControl } from './admission.ts';
@@ -200,6 +201,27 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   await app.register(docsRoutes(specs));
   await app.register(pages(services, { dashboard: DASHBOARD_PAGES, console: CONSOLE_PAGES }));
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // For load balancers: 503 while the database (or Redis, when the limits are shared) does not
+  // answer, so traffic goes to instances that can serve it; never cached.
+  app.get('/readyz', async (request, reply) => {
+    const limiter = services.limiter;
+    const r = await checkReadiness({
+      database: () => services.store.state.read(),
+      ...(limiter.ping ? { redis: () => limiter.ping!() } : {}),
+    });
+    reply.header('cache-control', 'no-store');
+    if (r.ready) return { status: 'ready', checks: r.checks };
+    const down = Object.entries(r.checks)
+      .filter(([, state]) => state === 'unreachable')
+      .map(([name]) => (name === 'database' ? 'the database' : 'Redis'));
+    reply.header('retry-after', '5');
+    return sendError(
+      request,
+      reply,
+      'service_unavailable',
+      `Not ready: ${down.join(' and ')} did not answer within 1 s.`,
+    );
+  });
   app.get('/', async (_req, reply) => reply.redirect('/docs'));
   return app;
 }

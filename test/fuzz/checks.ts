@@ -11,7 +11,7 @@ export interface Problem {
 }
 
 /** Routes the service serves outside the OpenAPI documents; their 2xx bodies are not JSON API bodies. */
-const UNDOCUMENTED_OK = /^\/(?:healthz|docs(?:\/|$)|(?:v1|api\/v1|admin\/v1)\/openapi\.json)/;
+const UNDOCUMENTED_OK = /^\/(?:healthz|readyz|docs(?:\/|$)|(?:v1|api\/v1|admin\/v1)\/openapi\.json)/;
 
 /**
  * Things no body may contain: a stack frame, a source path, a driver's or the database's words.

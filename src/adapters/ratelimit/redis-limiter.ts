@@ -70,6 +70,10 @@ export class RedisRateLimiter implements RateLimiter {
     );
   }
 
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   /** Nothing is buffered: every hit is in Redis when consume() resolves. */
   async flush(): Promise<void> {}
 

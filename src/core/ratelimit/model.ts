@@ -68,6 +68,8 @@ export interface RateLimiter {
   refund(hit: RateLimitHit, policy: RateLimitPolicy): Promise<void>;
   /** Current usage without counting (for dashboards and headers on uncounted responses). */
   peek(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): Promise<RateLimitDecision>;
+  /** A round trip to the server behind the limiter, for readiness; absent when it decides in memory. */
+  ping?(): Promise<void>;
   /**
    * Synchronous forms, offered by limiters that decide in memory: the request hot path then
    * needs no promise at all. Absent on limiters that must ask a server (Redis).
