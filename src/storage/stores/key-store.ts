@@ -146,14 +146,18 @@ export class KyselyKeyStore implements KeyStore {
   }
 
   async listForAccount(accountId: number): Promise<ApiKeyInfo[]> {
-    const rows = await this.db
+    return (await this.accountRows(accountId)).map(toKeyInfo);
+  }
+
+  /** An account's keys, oldest first (the CLI's list and the dashboard's). */
+  private accountRows(accountId: number) {
+    return this.db
       .selectFrom('api_keys')
       .selectAll()
       .where('account_id', '=', accountId)
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map(toKeyInfo);
   }
 
   async findForRevocation(ref: { id?: string; prefix?: string; hash?: string }): Promise<ApiKeyInfo[]> {
@@ -194,14 +198,7 @@ export class KyselyKeyStore implements KeyStore {
   }
 
   async listAccountKeys(accountId: number): Promise<StoredAccountKey[]> {
-    const rows = await this.db
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map(toStoredKey);
+    return (await this.accountRows(accountId)).map(toStoredKey);
   }
 
   async findAccountKey(accountId: number, keyId: string): Promise<StoredAccountKey | null> {
