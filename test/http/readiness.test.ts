@@ -19,6 +19,15 @@ describe.each(DIALECTS)('readiness (%s)', (dialect) => {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.json()).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'not configured' } });
 
+      // Over a real socket as a load balancer asks; another method is a 404 in the documented body.
+      const base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+      const real = await fetch(`${base}/readyz`);
+      expect(real.status).toBe(200);
+      expect(await real.json()).toMatchObject({ status: 'ready' });
+      const posted = await fetch(`${base}/readyz`, { method: 'POST' });
+      expect(posted.status).toBe(404);
+      expect((await posted.json()).error.code).toBe('not_found');
+
       // The database goes away under the running app.
       await ctx.container.store.close();
       const down = await ctx.app.inject({ url: '/readyz' });
