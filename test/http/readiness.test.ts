@@ -26,7 +26,7 @@ describe.each(DIALECTS)('readiness (%s)', (dialect) => {
       expect(await real.json()).toMatchObject({ status: 'ready' });
       const posted = await fetch(`${base}/readyz`, { method: 'POST' });
       expect(posted.status).toBe(404);
-      expect((await posted.json()).error.code).toBe('not_found');
+      expect(((await posted.json()) as { error: { code: string } }).error.code).toBe('not_found');
 
       // The database goes away under the running app.
       await ctx.container.store.close();
