@@ -75,6 +75,8 @@ export async function flood(o: {
   durationMs: number;
   /** The key to send a file with (called once per file, in order). */
   keyFor: (u: Upload) => string;
+  /** Each client waits this long after an answer before its next upload (a diagnostic: a paced flood). */
+  pauseMs?: number;
 }): Promise<FloodResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: o.concurrency });
   const bad: FloodResult['bad'] = {};
@@ -99,6 +101,7 @@ export async function flood(o: {
       const start = performance.now();
       const a = await post(agent, o.port, u, key);
       const end = performance.now();
+      if (o.pauseMs) await new Promise((r) => setTimeout(r, o.pauseMs));
       if (a.status !== 200) {
         const b = bad[a.status] ?? { count: 0, example: a.body.slice(0, 300) };
         b.count++;

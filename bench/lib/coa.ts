@@ -184,6 +184,14 @@ export async function runCoa(opts: {
   if (only !== '' && only !== 'verified' && only !== 'pending_review')
     throw new BenchError('BENCH_COA_ONLY takes verified or pending_review');
   const mix: Mix = only === '' ? 'both' : only;
+  // Diagnostics: fewer uploads in flight, and a pause after each answer (a paced flood):
+  // how the list's latency depends on the upload rate rather than on the machine being saturated.
+  const concurrency = positiveEnv('BENCH_COA_INFLIGHT', UPLOAD_CONCURRENCY, 1, UPLOAD_CONCURRENCY);
+  const pauseMs = positiveEnv('BENCH_COA_PAUSE_MS', 0, 0, 10_000);
+  if (concurrency !== UPLOAD_CONCURRENCY || pauseMs > 0)
+    log(
+      `note: coa: ${concurrency} in flight, ${pauseMs} ms pause after each answer (a diagnostic, not the scenario)`,
+    );
   if (mix !== 'both')
     log(`note: coa: BENCH_COA_ONLY=${mix}: every file is of one kind (a diagnostic, not the scenario)`);
 
@@ -279,9 +287,10 @@ export async function runCoa(opts: {
       const floodDone = flood({
         port: svc.port,
         uploads,
-        concurrency: UPLOAD_CONCURRENCY,
+        concurrency,
         durationMs: ms,
         keyFor,
+        pauseMs,
       });
       const probeDone = withProbe ? sleep(PROBE_INSET_MS).then(runProbe) : null;
       const f = await floodDone;
@@ -463,4 +472,14 @@ export function coaRows(c: CoaResult): string[][] {
       '',
     ],
   ];
+}
+
+/** A whole-number diagnostic setting from the environment, within bounds, or the default. */
+function positiveEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new BenchError(`${name} takes a whole number from ${min} to ${max}`);
+  return n;
 }
