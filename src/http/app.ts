@@ -21,7 +21,7 @@ import { CONSOLE_PAGES } from './pages/console/index.ts';
 import { DASHBOARD_PAGES } from './pages/dashboard/index.ts';
 import { pages } from './pages/index.ts';
 import { answerClientError } from './protocol-errors.ts';
-import { nextRequestId } from './request-id.ts';
+import { requestIdOf } from './request-id.ts';
 import { ResponseCache } from './response-cache.ts';
 import { RouteTable } from './route-table.ts';
 import type { AppServices } from './services.ts';
@@ -81,7 +81,8 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
       disableRequestLogging: !services.config.logRequests,
       requestIdLogLabel: 'request_id',
     }),
-    genReqId: nextRequestId,
+    // A well-formed incoming X-Request-Id (a proxy's or the client's) is the id; else a fresh one.
+    genReqId: requestIdOf,
     // Fastify would build a child logger for every request just to bind its id; we log rarely
     // (errors) and put request_id into those lines ourselves.
     childLoggerFactory: (logger) => logger,

@@ -6,7 +6,7 @@ import type { RateLimitScope } from '../core/ratelimit/model.ts';
 import type { AdmissionControl } from './admission.ts';
 import type { CachedRead } from './cached-read.ts';
 import { compileParameters, type ParameterParser } from './fast-parameters.ts';
-import { nextRequestId } from './request-id.ts';
+import { requestIdOf } from './request-id.ts';
 import type { ResponseCache } from './response-cache.ts';
 
 /** What a cached-read route declares (Fastify's route options, read once when it is registered). */
@@ -104,7 +104,7 @@ export function createFastPath(deps: FastPathDeps) {
     if (!known) remember(url, target!);
     res.writeHead(200, [
       'x-request-id',
-      nextRequestId(),
+      requestIdOf(req),
       'x-ratelimit-limit',
       admitted.limitText,
       'x-ratelimit-remaining',

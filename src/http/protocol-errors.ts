@@ -2,7 +2,7 @@ import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBodyText } from './error-body.ts';
 import { type ErrorCode, STATUS_OF } from './error-status.ts';
-import { nextRequestId } from './request-id.ts';
+import { nextRequestId, requestIdOf } from './request-id.ts';
 
 /*
  * Answers to requests that never become a request: bytes Node's HTTP parser refuses, headers too
@@ -84,7 +84,8 @@ export function answerConnect(_req: unknown, socket: Socket): void {
 /** Writes the documented error through a ServerResponse (for answers given before any framework). */
 export function writeError(res: ServerResponse, code: ErrorCode, message: string): void {
   const status = STATUS_OF[code];
-  const requestId = nextRequestId();
+  // The request was parsed, so a well-formed incoming X-Request-Id is its id here too.
+  const requestId = requestIdOf(res.req);
   const body = errorBodyText(code, message, status, requestId);
   res.shouldKeepAlive = false;
   res.writeHead(status, {
