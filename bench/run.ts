@@ -62,6 +62,9 @@ const FRESHNESS_PATH = '/api/v1/vendors?limit=50';
 const BEARER = { header: 'Authorization', prefix: 'Bearer ' };
 /** Admin connection of the PostgreSQL recompute (a throwaway database is created through it). */
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+/** Issue [9]: Variant B's vendor list with the Redis limiter, at least this fraction of bare. */
+const REDIS_VENDORS_MIN_RATIO = 0.6;
 /** Account whose enterprise keys the bench uses. */
 const ACCOUNT = 'bench';
 /** At least this many keys per scope and run (issue [1]); more when the planned requests need them. */
@@ -97,6 +100,14 @@ interface Options {
    * is part of what is measured).
    */
   minKeys: number;
+  /**
+   * `redis`: the wrk scenarios also run against a second service whose rate limits are in Redis
+   * (REDIS_URL, under a prefix of its own), beside the in-memory one and the bare server, in the
+   * same rounds (issue [9]).
+   */
+  limiter: 'memory' | 'redis';
+  /** The Redis server of `--limiter redis`. */
+  redisUrl: string;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -113,6 +124,8 @@ function parseOptions(argv: string[]): Options {
       pg: { type: 'string', default: process.env.BENCH_PG_URL ?? DEFAULT_PG_URL },
       dir: { type: 'string', default: '.bench' },
       keys: { type: 'string', default: String(MIN_KEYS) },
+      limiter: { type: 'string', default: 'memory' },
+      redis: { type: 'string', default: process.env.BENCH_REDIS_URL ?? DEFAULT_REDIS_URL },
     },
     strict: true,
   });
@@ -130,6 +143,9 @@ function parseOptions(argv: string[]): Options {
   const pg = values.pg.trim();
   if (pg !== 'off' && !/^postgres(ql)?:\/\//.test(pg))
     throw new BenchError('--pg must be a postgres:// URL or off');
+  if (values.limiter !== 'memory' && values.limiter !== 'redis')
+    throw new BenchError('--limiter takes memory or redis');
+  if (!/^rediss?:\/\//.test(values.redis)) throw new BenchError('--redis must be a redis:// URL');
   return {
     duration: int('duration', values.duration, 1, 600),
     rounds: int('rounds', values.rounds, 1, 50),
@@ -141,6 +157,8 @@ function parseOptions(argv: string[]): Options {
     pg: pg === 'off' ? null : pg,
     dir: isAbsolute(values.dir) ? values.dir : join(ROOT, values.dir),
     minKeys: int('keys', values.keys, 1, 200_000),
+    limiter: values.limiter,
+    redisUrl: values.redis,
   };
 }
 
@@ -151,7 +169,12 @@ interface Run {
   bare: Measured;
   /** service req/s ÷ bare req/s of this round. */
   ratio: number;
+  /** The Redis-limited service's run of this round (`--limiter redis`). */
+  redis?: Measured;
 }
+
+/** Which server a wrk run loads. */
+type LoadTarget = 'service' | 'bare' | 'redis';
 
 interface ScenarioResult {
   name: string;
@@ -259,10 +282,14 @@ async function runService(ctx: {
     d.requests += requests;
     demands.set(policy.scope, d);
   };
+  // With --limiter redis every scenario loads two services; both spend from one ledger (the Redis
+  // one starts with an empty count, so this over-plans its budget: safe).
+  const servicesLoaded = opts.limiter === 'redis' ? 2 : 1;
   for (const s of scenarios) {
     demand(
       s.policy,
-      runSeconds * PLANNING_RPS + (opts.rounds + 1) * opts.connections + pathsOf.get(s.name)!.length,
+      servicesLoaded * (runSeconds * PLANNING_RPS + (opts.rounds + 1) * opts.connections) +
+        pathsOf.get(s.name)!.length,
     );
   }
   // Freshness: one wrk run of the list per round, plus the polls of every change.
@@ -316,7 +343,12 @@ async function runService(ctx: {
   log(`service pid ${service.pid} on :${service.port}, RSS ${memStarted.rssMb.toFixed(0)} MB after start-up`);
 
   let bare: Spawned | null = null;
+  let limited: RedisLimited | null = null;
   try {
+    if (opts.limiter === 'redis' && scenarios.length > 0) {
+      limited = await startRedisLimited({ opts, out, dbPath: ctx.dbPath, serverCpu: ctx.serverCpu });
+      log(`redis-limited service pid ${limited.service.pid} on :${limited.service.port} (${limited.prefix}*)`);
+    }
     // (4) Capture the service's bytes for every benchmarked URL; the bare server replays them.
     const responses: Record<string, { body: string; headers: [string, string][] }> = {};
     const primed = new Set<KeySet>();
@@ -355,6 +387,11 @@ async function runService(ctx: {
       set.assertRoom(set.keys.length, `priming keys of scope ${p.policy.scope}`);
       await primeKeys(service, set, p.path, p.auth);
       set.spend(set.keys.length);
+      if (limited) {
+        set.assertRoom(set.keys.length, `priming keys of scope ${p.policy.scope} (redis)`);
+        await primeKeys(limited.service, set, p.path, p.auth);
+        set.spend(set.keys.length);
+      }
       log(`primed ${set.keys.length} keys (scope ${p.policy.scope})`);
     }
     const memLoaded = readMemory(service.pid);
@@ -380,14 +417,15 @@ async function runService(ctx: {
 
     /** One wrk run against one server, with its CPU cost, checked and entered in the key ledger. */
     const load = async (
-      target: 'service' | 'bare',
+      target: LoadTarget,
       seconds: number,
       label: string,
       run: { path: string; policy: Scenario['policy']; auth: Scenario['auth']; pathsFile: string | null },
     ): Promise<Measured> => {
-      const server = target === 'service' ? service : bare!;
+      const server = target === 'service' ? service : target === 'redis' ? limited!.service : bare!;
       const set = keySets.get(run.policy.scope)!;
-      if (target === 'service') set.assertRoom(seconds * PLANNING_RPS + opts.connections, label);
+      const counted = target !== 'bare';
+      if (counted) set.assertRoom(seconds * PLANNING_RPS + opts.connections, label);
       const r = await runWrkMeasured(
         {
           connections: opts.connections,
@@ -400,7 +438,7 @@ async function runService(ctx: {
         },
         server.pid,
       );
-      if (target === 'service') {
+      if (counted) {
         // Requests still in flight when wrk stops may have been counted too.
         set.spend(r.requests + opts.connections);
         if (r.rps > PLANNING_RPS) log(`warning: ${Math.round(r.rps)} req/s is above PLANNING_RPS; raise it`);
@@ -423,18 +461,27 @@ async function runService(ctx: {
       const paths = pathsOf.get(s.name)!;
       const run = { path: paths[0]!, policy: s.policy, auth: s.auth, pathsFile: pathsFileOf.get(s.name)! };
       const rss = sampleRss(service.pid);
+      const targets: LoadTarget[] = limited ? ['service', 'bare', 'redis'] : ['service', 'bare'];
       if (opts.warmup > 0) {
         log(`${s.name}: warm-up ${opts.warmup} s each`);
-        await load('service', opts.warmup, `${s.name} warm-up`, run);
-        await load('bare', opts.warmup, `${s.name} warm-up`, run);
+        for (const t of targets) await load(t, opts.warmup, `${s.name} warm-up`, run);
       }
       const rounds: Run[] = [];
       for (let r = 0; r < opts.rounds; r++) {
-        const order: ('service' | 'bare')[] = r % 2 === 0 ? ['service', 'bare'] : ['bare', 'service'];
-        const got: Partial<Record<'service' | 'bare', Measured>> = {};
+        // Which goes first rotates: none is always measured right after another's load.
+        const order = targets.map((_, i) => targets[(i + r) % targets.length]!);
+        const got: Partial<Record<LoadTarget, Measured>> = {};
         for (const t of order) got[t] = await load(t, opts.duration, `${s.name} round ${r + 1}`, run);
-        const one = { service: got.service!, bare: got.bare!, ratio: got.service!.rps / got.bare!.rps };
+        const one: Run = { service: got.service!, bare: got.bare!, ratio: got.service!.rps / got.bare!.rps };
+        if (got.redis) one.redis = got.redis;
         rounds.push(one);
+        if (got.redis) {
+          log(
+            `${s.name} round ${r + 1}/${opts.rounds} (redis limiter): ${Math.round(got.redis.rps)} req/s ` +
+              `(p99 ${(got.redis.latencyUs.p99 / 1000).toFixed(2)} ms), ratio ${(got.redis.rps / got.bare!.rps).toFixed(3)}; ` +
+              `CPU/req ${got.redis.cpuUsPerRequest.toFixed(1)} µs (busy ${(got.redis.busy * 100).toFixed(0)}%)`,
+          );
+        }
         log(
           `${s.name} round ${r + 1}/${opts.rounds}: service ${Math.round(one.service.rps)} req/s ` +
             `(p99 ${(one.service.latencyUs.p99 / 1000).toFixed(2)} ms), bare ${Math.round(one.bare.rps)} req/s, ` +
@@ -443,18 +490,7 @@ async function runService(ctx: {
             `${(one.bare.busy * 100).toFixed(0)}%)`,
         );
       }
-      const m = {
-        serviceRps: median(rounds.map((x) => x.service.rps)),
-        bareRps: median(rounds.map((x) => x.bare.rps)),
-        ratio: median(rounds.map((x) => x.ratio)),
-        cpuRatio: median(rounds.map((x) => x.bare.cpuUsPerRequest / x.service.cpuUsPerRequest)),
-        serviceCpuUsPerRequest: median(rounds.map((x) => x.service.cpuUsPerRequest)),
-        bareCpuUsPerRequest: median(rounds.map((x) => x.bare.cpuUsPerRequest)),
-        serviceP50Ms: median(rounds.map((x) => x.service.latencyUs.p50)) / 1000,
-        serviceP99Ms: median(rounds.map((x) => x.service.latencyUs.p99)) / 1000,
-        bareP50Ms: median(rounds.map((x) => x.bare.latencyUs.p50)) / 1000,
-        bareP99Ms: median(rounds.map((x) => x.bare.latencyUs.p99)) / 1000,
-      };
+      const m = medians(rounds);
       const servicePeakRssMb = rss.stop();
       log(`${s.name}: service RSS peak ${servicePeakRssMb.toFixed(0)} MB during the scenario`);
       results.push({
@@ -467,6 +503,26 @@ async function runService(ctx: {
         median: m,
         pass: judge(s.target, m),
       });
+      if (limited) {
+        // The same rounds with the Redis-limited service in the service's place.
+        const redisRounds: Run[] = rounds.map((x) => ({
+          service: x.redis!,
+          bare: x.bare,
+          ratio: x.redis!.rps / x.bare.rps,
+        }));
+        const rm = medians(redisRounds);
+        const target: Target = s.name === 'vendors' ? { minRatio: REDIS_VENDORS_MIN_RATIO } : {};
+        results.push({
+          name: `${s.name} +redis`,
+          title: `${s.title} (rate limits in Redis)`,
+          paths: paths.length,
+          target,
+          rounds: redisRounds,
+          servicePeakRssMb: Number.NaN,
+          median: rm,
+          pass: judge(target, rm),
+        });
+      }
     }
 
     // (6) Memory after the load runs (before freshness changes the data).
@@ -485,6 +541,10 @@ async function runService(ctx: {
     if (bare) {
       await stopChild(bare.child);
       bare = null;
+    }
+    if (limited) {
+      await limited.stop();
+      limited = null;
     }
 
     // (7) Freshness: evidence changes from another process while (and between) wrk loads the list.
@@ -548,8 +608,81 @@ async function runService(ctx: {
     };
   } finally {
     if (bare) await stopChild(bare.child);
+    if (limited) await limited.stop();
     await stopChild(service.child);
   }
+}
+
+/** Per-scenario medians over rounds (service = whichever service the rounds name). */
+function medians(rounds: readonly Run[]): ScenarioResult['median'] {
+  return {
+    serviceRps: median(rounds.map((x) => x.service.rps)),
+    bareRps: median(rounds.map((x) => x.bare.rps)),
+    ratio: median(rounds.map((x) => x.ratio)),
+    cpuRatio: median(rounds.map((x) => x.bare.cpuUsPerRequest / x.service.cpuUsPerRequest)),
+    serviceCpuUsPerRequest: median(rounds.map((x) => x.service.cpuUsPerRequest)),
+    bareCpuUsPerRequest: median(rounds.map((x) => x.bare.cpuUsPerRequest)),
+    serviceP50Ms: median(rounds.map((x) => x.service.latencyUs.p50)) / 1000,
+    serviceP99Ms: median(rounds.map((x) => x.service.latencyUs.p99)) / 1000,
+    bareP50Ms: median(rounds.map((x) => x.bare.latencyUs.p50)) / 1000,
+    bareP99Ms: median(rounds.map((x) => x.bare.latencyUs.p99)) / 1000,
+  };
+}
+
+interface RedisLimited {
+  service: Spawned;
+  prefix: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The second service of `--limiter redis`: the same build, dataset copy and settings, with its rate
+ * limits in Redis under a prefix of its own (deleted afterwards), pinned like the first.
+ */
+async function startRedisLimited(ctx: {
+  opts: Options;
+  out: string;
+  dbPath: string;
+  serverCpu: number | null;
+}): Promise<RedisLimited> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(ctx.opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    redis.disconnect();
+    throw new BenchError(`--limiter redis: Redis at ${ctx.opts.redisUrl} does not answer (${String(err)})`);
+  }
+  const prefix = `purerank:bench:${process.pid}:${Date.now().toString(36)}:`;
+  const dbPath = join(ctx.out, 'run-redis.db');
+  removeDb(dbPath);
+  copyFileSync(ctx.dbPath, dbPath);
+  if (existsSync(`${ctx.dbPath}-wal`)) copyFileSync(`${ctx.dbPath}-wal`, `${dbPath}-wal`);
+  const service = await startService({
+    cwd: ROOT,
+    databaseUrl: `sqlite:${dbPath}`,
+    cpu: ctx.serverCpu,
+    logFile: join(ctx.out, 'service-redis.log'),
+    nodeArgs: serviceNodeArgs(ctx.opts, ctx.out),
+    env: { REDIS_URL: ctx.opts.redisUrl, REDIS_PREFIX: prefix },
+  });
+  return {
+    service,
+    prefix,
+    async stop() {
+      await stopChild(service.child);
+      // The run's keys: a SCAN over the prefix, deleted in pages.
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+        if (keys.length > 0) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+      redis.disconnect();
+      removeDb(dbPath);
+    },
+  };
 }
 
 /** Node flags of the service: --profile's, and BENCH_SERVICE_NODE_ARGS (diagnostics, e.g. --trace-gc). */
