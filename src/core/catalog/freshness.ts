@@ -1,6 +1,13 @@
+import { isStoreUnavailable } from '../errors.ts';
 import type { DataState, StateStore } from '../ports.ts';
 
 type Listener = (next: DataState, prev: DataState) => void;
+
+/**
+ * While the store cannot be reached, how often a request starts another re-read (in the
+ * background: no request waits for it). The first after the store is back ends the outage.
+ */
+const OUTAGE_RETRY_MS = 250;
 
 /**
  * Keeps this instance's idea of the data and key versions current. Every request calls check():
@@ -12,6 +19,15 @@ export class Freshness {
   private refreshing: Promise<void> | null = null;
   /** The last re-read failed: the change it was for is still to be read. */
   private unread = false;
+  /**
+   * The last re-read failed because the store is unreachable (StoreUnavailableError). Requests are
+   * then served from the versions last read (the read model and cached bodies in memory) instead of
+   * failing; what needs the store answers 503 by itself. Writes cannot commit meanwhile, so what
+   * may be missed is only a change committed just before the outage and not yet read.
+   */
+  private outage = false;
+  /** When, in epoch ms, the next re-read may start during an outage. */
+  private retryAt = 0;
 
   private constructor(
     private readonly store: StateStore,
@@ -32,9 +48,19 @@ export class Freshness {
   }
 
   check(): Promise<void> | null {
-    if (this.refreshing) return this.refreshing;
+    if (this.refreshing) return this.outage ? null : this.refreshing;
+    if (this.outage) {
+      // Served from what is held; a re-read every OUTAGE_RETRY_MS, awaited by nobody.
+      if (Date.now() >= this.retryAt) void this.refresh();
+      return null;
+    }
     if (!this.store.externalChangeSuspected() && !this.unread) return null;
     return this.refresh();
+  }
+
+  /** Whether the last re-read found the store unreachable (diagnostics, tests). */
+  get storeUnreachable(): boolean {
+    return this.outage;
   }
 
   refresh(): Promise<void> {
@@ -50,9 +76,15 @@ export class Freshness {
           next = await this.store.read();
         } catch (e) {
           this.unread = true;
-          throw e;
+          if (!isStoreUnavailable(e)) throw e;
+          // Not an error of the caller's: a write that committed stays a success (its change is
+          // read when the store is back), and a read is served from what is held.
+          this.outage = true;
+          this.retryAt = Date.now() + OUTAGE_RETRY_MS;
+          return;
         }
         this.unread = false;
+        this.outage = false;
         const prev = this.current;
         this.current = next;
         if (next.dataVersion !== prev.dataVersion || next.keysVersion !== prev.keysVersion) {

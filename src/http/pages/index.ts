@@ -155,6 +155,9 @@ function renderError(err: FastifyError, request: FastifyRequest, reply: FastifyR
   if (err instanceof DomainError) {
     const status = STATUS_OF[err.code] ?? 400;
     if (err.code === 'internal_error') request.log.error({ err }, 'page failed');
+    // A 503 (the database restarting, capacity) says when to come back, as the API's does.
+    const retryAfter = err.details?.retryAfterSeconds;
+    if (status === 503) reply.header('retry-after', String(typeof retryAfter === 'number' ? retryAfter : 2));
     return messagePage(request, reply, status, status === 404 ? 'Not found' : 'Not done', err.message);
   }
   if (err.validation) {
