@@ -61,6 +61,8 @@ export interface ServeOptions {
   clock?: Clock;
   /** 'memory' ignores REDIS_URL (tests, benchmarks). */
   limiter?: 'auto' | 'memory';
+  /** false leaves the schema as it is: `serve --workers N`'s primary migrated it before forking. Default true. */
+  migrate?: boolean;
 }
 
 export interface CliOptions {
@@ -87,7 +89,7 @@ export async function createContainer(
   opts: ServeOptions | CliOptions = {},
 ): Promise<Container | CoreContainer> {
   const clock = opts.clock ?? systemClock;
-  const migrate = opts.purpose === 'cli' ? opts.migrate !== false : true;
+  const migrate = opts.migrate !== false;
   const store = await openStore(parseDatabaseUrl(config.databaseUrl), { method: config.scoring, migrate });
   const operator = (afterWrite?: () => Promise<void>) =>
     new Operator({

@@ -37,20 +37,20 @@ export interface RunningServer {
  * The service's start: process tuning first (it is process-wide), then the container, demo data on
  * an empty SQLite database, the HTTP app, and listen. Used by `purerank serve`.
  */
-export async function startServer(config: Readonly<Config>): Promise<RunningServer> {
+export async function startServer(
+  config: Readonly<Config>,
+  opts: { migrate?: boolean } = {},
+): Promise<RunningServer> {
   limitHeapGrowth(config.heapGrowthPercent);
   // A process-wide V8 detail that costs a fifth of a cached read's throughput (decision 0014).
   await pinTickObjectShape();
-  const container = await createContainer(config);
+  const container = await createContainer(config, { migrate: opts.migrate !== false });
   // SQLite's WAL checkpoints off the main thread (sqlite/checkpointer.ts).
   container.store.checkpointInBackground();
   let app: FastifyInstance;
-  let demo: { seeded: boolean; key: string | null };
-  let demoOwner: DemoOwnerAccess | null = null;
+  let demo: DemoStart = NO_DEMO;
   try {
-    demo = config.seedDemoWhenEmpty ? await prepareDemo(container) : { seeded: false, key: null };
-    if (config.seedDemoWhenEmpty)
-      demoOwner = await demoOwnerAccess({ identity: container.identity, accounts: container.store.accounts });
+    if (config.seedDemoWhenEmpty) demo = await prepareDemoStart(container);
     app = await buildApp(container, { logger: { level: config.logLevel } });
     await app.listen({ port: config.port, host: config.host });
     // Load pdfjs in the PDF workers now, in the background: the first CoA upload does not pay the
@@ -80,23 +80,7 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
       ? 'Webhook delivery: on, in this process (a thread of its own, at a lower priority; WEBHOOK_WORKER=false leaves it to `purerank worker`)'
       : 'Webhook delivery: off in this process (WEBHOOK_WORKER=false); run `purerank worker` to deliver',
   );
-  if (demo.seeded) banner.push('Loaded the demo dataset into the empty database.');
-  if (demo.key) {
-    banner.push(`Demo API key (enterprise plan): ${demo.key}`);
-    // The URL is quoted: an unquoted `?` is a glob in zsh, which then refuses the command.
-    banner.push(`Try: curl -H 'Authorization: Bearer ${demo.key}' '${base}/api/v1/vendors?limit=3'`);
-  }
-  if (demoOwner?.kind === 'link') {
-    // The address it listens on (PORT=0 picks one), unless PURERANK_PUBLIC_URL says where users reach it.
-    const link = linkUrl(linkBase(config.pages.publicUrl, base), demoOwner.link.token);
-    banner.push(
-      `Dashboard: sign in as ${demoOwner.link.user.email} with this one-time link (sets a password; printed until one is set): ${link}`,
-    );
-  } else if (demoOwner?.kind === 'active') {
-    banner.push(
-      `Dashboard: ${linkBase(config.pages.publicUrl, base)}/dashboard/sign-in as ${demoOwner.email} (forgot the password? npx purerank users reset ${demoOwner.email})`,
-    );
-  }
+  banner.push(...demoBanner(config, base, demo));
   // Sessions and links expire by themselves (every read checks); this only keeps the tables small.
   const purge = setInterval(() => {
     container.identity
@@ -114,6 +98,49 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
     return stopping;
   };
   return { app, container, worker, base, banner, stop };
+}
+
+/** What a start found or made of the demo dataset, for the banner. */
+export interface DemoStart {
+  seeded: boolean;
+  key: string | null;
+  owner: DemoOwnerAccess | null;
+}
+
+const NO_DEMO: DemoStart = { seeded: false, key: null, owner: null };
+
+/**
+ * Demo data into an empty database, a working demo key, the demo owner's way in. Once per start:
+ * `serve --workers N` runs it in the primary, before forking (src/main/cluster.ts).
+ */
+export async function prepareDemoStart(container: Container): Promise<DemoStart> {
+  const demo = await prepareDemo(container);
+  const owner = await demoOwnerAccess({ identity: container.identity, accounts: container.store.accounts });
+  return { ...demo, owner };
+}
+
+/** The banner's demo lines: what was loaded, the key with a request to try, the dashboard's way in. */
+export function demoBanner(config: Readonly<Config>, base: string, demo: DemoStart): string[] {
+  const lines: string[] = [];
+  if (demo.seeded) lines.push('Loaded the demo dataset into the empty database.');
+  if (demo.key) {
+    lines.push(`Demo API key (enterprise plan): ${demo.key}`);
+    // The URL is quoted: an unquoted `?` is a glob in zsh, which then refuses the command.
+    lines.push(`Try: curl -H 'Authorization: Bearer ${demo.key}' '${base}/api/v1/vendors?limit=3'`);
+  }
+  const owner = demo.owner;
+  if (owner?.kind === 'link') {
+    // The address it listens on (PORT=0 picks one), unless PURERANK_PUBLIC_URL says where users reach it.
+    const link = linkUrl(linkBase(config.pages.publicUrl, base), owner.link.token);
+    lines.push(
+      `Dashboard: sign in as ${owner.link.user.email} with this one-time link (sets a password; printed until one is set): ${link}`,
+    );
+  } else if (owner?.kind === 'active') {
+    lines.push(
+      `Dashboard: ${linkBase(config.pages.publicUrl, base)}/dashboard/sign-in as ${owner.email} (forgot the password? npx purerank users reset ${owner.email})`,
+    );
+  }
+  return lines;
 }
 
 /**
