@@ -137,6 +137,15 @@ export interface AdmissionDeps {
 export class AdmissionControl {
   private readonly lanes: Record<RateLimitScope, Map<string, Lane>> = { a: new Map(), b: new Map() };
 
+  /**
+   * Limiter decisions since start, per variant: requests the limiter counted (admitted) and 429s
+   * given (limited), each once, as usage records them. Plain numbers the metrics read at scrape time.
+   */
+  readonly decisions: Record<RateLimitScope, { admitted: number; limited: number }> = {
+    a: { admitted: 0, limited: 0 },
+    b: { admitted: 0, limited: 0 },
+  };
+
   /** The limiter decides in memory (slots and peeks without I/O): admissions of known keys are synchronous. */
   private readonly sync: boolean;
   private readonly clock: Clock;
@@ -251,6 +260,7 @@ export class AdmissionControl {
     if (at >= cell.endMs) cell = lane.usage = this.meter.cell(keyId, lane.scope, at);
     cell.requests++;
     cell.lastAt = at;
+    this.decisions[lane.scope].admitted++;
     return lane;
   }
 
@@ -263,6 +273,7 @@ export class AdmissionControl {
     const d = await this.limiter.consume(keyId, lane.scope, lane.policy);
     if (!d.allowed) return this.refuseRate(lane, d, mode === 'count');
     this.meter.counted(keyId, lane.scope, d.hit?.atMs ?? this.clock.now());
+    this.decisions[lane.scope].admitted++;
     // A lane is shared by concurrent requests of one key; an asynchronous limiter's answers get their own.
     const admitted = new Lane(lane.principal, lane.scope, lane.policy, lane.slot);
     admitted.remaining = d.remaining;
@@ -294,7 +305,10 @@ export class AdmissionControl {
 
   /** `record`: the refusal is final (the guard's), so its 429 is recorded now, and only then. */
   private refuseRate(lane: Lane, d: RateLimitDecision, record: boolean): Refused {
-    if (record) this.meter.limited(lane.principal.keyId, lane.scope, this.clock.now());
+    if (record) {
+      this.meter.limited(lane.principal.keyId, lane.scope, this.clock.now());
+      this.decisions[lane.scope].limited++;
+    }
     const retryAfterS = Math.max(1, Math.ceil(d.retryAfterMs / 1000));
     return {
       ok: false,

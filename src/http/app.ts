@@ -15,6 +15,9 @@ import { createFrontDoor } from './front-door.ts';
 import { refundRate } from './guard.ts';
 import { registerIntegerParams } from './integer-params.ts';
 import { registerStrictJsonBodies } from './json-body.ts';
+import { countRequests, metricsRoute } from './metrics/metrics-route.ts';
+import { RouteStatsTable } from './metrics/route-stats.ts';
+import { createServiceMetrics } from './metrics/service-metrics.ts';
 import { refuseNulStrings } from './nul-strings.ts';
 import { OpenApiCollector } from './openapi/build-document.ts';
 import { CONSOLE_PAGES } from './pages/console/index.ts';
@@ -22,6 +25,7 @@ import { DASHBOARD_PAGES } from './pages/dashboard/index.ts';
 import { pages } from './pages/index.ts';
 import { answerClientError } from './protocol-errors.ts';
 import { requestIdOf } from './request-id.ts';
+import { requestLogger } from './request-logger.ts';
 import { ResponseCache } from './response-cache.ts';
 import { RouteTable } from './route-table.ts';
 import type { AppServices } from './services.ts';
@@ -59,8 +63,24 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
     { a: rulesA(services.config), b: rulesB(services.config) },
     { clock: services.clock, meter: services.usageMeter },
   );
+  // Requests per route, counted where they are answered (both paths) and read at scrape time.
+  const routeStats = new RouteStatsTable();
+  const metrics = createServiceMetrics({
+    routes: routeStats,
+    decisions: admission.decisions,
+    cache,
+    coa: services.coa,
+    outboxLag: (limit) => services.store.deliveries.outboxLag(limit),
+    nowMs: () => services.clock.now(),
+  });
   // Cached reads by known keys skip the framework (decisions 0011, 0018); the rest goes to Fastify.
-  const fast = createFastPath({ freshness: services.freshness, clock: services.clock, admission, cache });
+  const fast = createFastPath({
+    freshness: services.freshness,
+    clock: services.clock,
+    admission,
+    cache,
+    routeStats,
+  });
   // Every declared route, so a 404 can say what the path does take and where it exists instead.
   const routes = new RouteTable();
   const notFound = notFoundHandler(routes, [
@@ -83,9 +103,9 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
     }),
     // A well-formed incoming X-Request-Id (a proxy's or the client's) is the id; else a fresh one.
     genReqId: requestIdOf,
-    // Fastify would build a child logger for every request just to bind its id; we log rarely
-    // (errors) and put request_id into those lines ourselves.
-    childLoggerFactory: (logger) => logger,
+    // Every line about a request carries its id; the child logger that binds it is built only
+    // when the request logs (request-logger.ts), and with no logger (tests) not at all.
+    childLoggerFactory: opts.logger ? requestLogger : (logger) => logger,
     // Path params are matched raw and decoded by the router; allow long batch numbers.
     routerOptions: { maxParamLength: 600, ignoreTrailingSlash: false },
     ajv: {
@@ -113,6 +133,8 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
     reply.header('x-request-id', request.id);
     done();
   });
+  // Before any route: every route registered from here on gets its counters (metrics/).
+  countRequests(app, routeStats);
   app.decorate('refundRate', (request, reply) => refundRate(services, request, reply));
   registerErrorHandling(app, notFound);
   routes.attach(app);
@@ -202,6 +224,8 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   await app.register(docsRoutes(specs));
   await app.register(pages(services, { dashboard: DASHBOARD_PAGES, console: CONSOLE_PAGES }));
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // For the operator's Prometheus: the admin token, never cached, never rate-limited (metrics/).
+  metricsRoute(app, metrics, services.config.adminToken);
   // For load balancers: 503 while the database (or Redis, when the limits are shared) does not
   // answer, so traffic goes to instances that can serve it; never cached.
   app.get('/readyz', async (request, reply) => {

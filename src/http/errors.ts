@@ -140,10 +140,7 @@ export function registerErrorHandling(
         // Framework-level client errors (bad headers, a body shorter than announced): say what, not how.
         return sendError(request, reply, 'invalid_parameter', 'The request is malformed.', 400);
       }
-      request.log.error(
-        { err, request_id: request.id, method: request.method, url: request.url },
-        'unhandled error',
-      );
+      request.log.error({ err, method: request.method, url: request.url }, 'unhandled error');
       return sendError(request, reply, 'internal_error', INTERNAL_MESSAGE);
     },
   );

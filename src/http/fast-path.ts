@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Access } from '../core/accounts/plans.ts';
 import type { Freshness } from '../core/catalog/freshness.ts';
 import type { Clock } from '../core/clock.ts';
@@ -6,6 +7,7 @@ import type { RateLimitScope } from '../core/ratelimit/model.ts';
 import type { AdmissionControl } from './admission.ts';
 import type { CachedRead } from './cached-read.ts';
 import { compileParameters, type ParameterParser } from './fast-parameters.ts';
+import type { RouteStats, RouteStatsTable } from './metrics/route-stats.ts';
 import { requestIdOf } from './request-id.ts';
 import type { ResponseCache } from './response-cache.ts';
 
@@ -26,6 +28,8 @@ interface FastRoute {
   access: Access;
   parse: ParameterParser;
   cachedRead: CachedRead;
+  /** The route's request counters (metrics/route-stats.ts), resolved once at declaration. */
+  stats: RouteStats;
 }
 
 interface Target {
@@ -45,6 +49,8 @@ export interface FastPathDeps {
   clock: Clock;
   admission: AdmissionControl;
   cache: ResponseCache;
+  /** Where the routes' request counters are (the same ones Fastify's answers count into). */
+  routeStats: RouteStatsTable;
 }
 
 /**
@@ -56,7 +62,7 @@ export interface FastPathDeps {
  * which answers it the usual way; nothing is counted or remembered then. Decisions 0011 and 0018.
  */
 export function createFastPath(deps: FastPathDeps) {
-  const { freshness, clock, admission, cache } = deps;
+  const { freshness, clock, admission, cache, routeStats } = deps;
   const routes: FastRoute[] = [];
   let open = true;
   const resolved = new Map<string, Target>();
@@ -87,6 +93,7 @@ export function createFastPath(deps: FastPathDeps) {
   const stats = { served: 0 };
   const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!open || req.method !== 'GET' || req.headers['if-none-match'] !== undefined) return false;
+    const startMs = performance.now();
     if (freshness.check()) return false;
     const url = req.url ?? '';
     let target = resolved.get(url);
@@ -96,7 +103,8 @@ export function createFastPath(deps: FastPathDeps) {
       if (target === undefined) return false;
     }
     const { route, key } = target!;
-    const cached = cache.get(key, freshness.state.dataVersion, clock.now());
+    // Not counted as a lookup here: a miss goes on to the route, which counts it; a hit is counted below.
+    const cached = cache.peek(key, freshness.state.dataVersion, clock.now());
     if (!cached) return false;
     const admitted = admission.admitSync(req.headers.authorization, route.scope, route.access, 'try');
     // Refused or not decidable from memory: nothing was counted, so Fastify decides again and answers.
@@ -120,6 +128,10 @@ export function createFastPath(deps: FastPathDeps) {
     ]);
     res.end(cached.body);
     stats.served++;
+    // Counted only once answered (a declined request is counted by Fastify): plain increments
+    // into the route's pre-resolved counters, no label lookup, no allocation.
+    cache.hits++;
+    route.stats.record(200, performance.now() - startMs);
     return true;
   };
   return {
@@ -132,6 +144,7 @@ export function createFastPath(deps: FastPathDeps) {
         access: route.access,
         parse: compileParameters(route.url, route.params, route.querystring),
         cachedRead: route.cachedRead,
+        stats: routeStats.forRoute('GET', route.url),
       });
       resolved.clear();
       resolvedBytes = 0;

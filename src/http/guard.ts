@@ -101,7 +101,7 @@ export function refundRate(services: AppServices, request: FastifyRequest, reply
   if (!rate || !hit) return;
   // The in-memory limiter refunds at once; the Redis one in one round trip we need not wait for.
   services.limiter.refund(hit, rate.policy).catch((err: unknown) => {
-    request.log.warn({ err, request_id: request.id }, 'rate-limit refund failed');
+    request.log.warn({ err }, 'rate-limit refund failed');
   });
   // Usage follows the limiter: the request is taken off the hour that counted it.
   services.usageMeter.refunded(hit.keyId, hit.scope, hit.atMs);

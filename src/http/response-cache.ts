@@ -52,6 +52,12 @@ export class ResponseCache {
   private catalogVersion = -1;
   private dataBytes = 0;
   private catalogBytes = 0;
+  /**
+   * Lookups of the routes (get) that found a servable body, and that did not; the fast path
+   * counts its own hits (it uses peek, and its misses go on to a route, which counts them).
+   */
+  hits = 0;
+  misses = 0;
 
   constructor(
     /** null: no catalog content versions known, so catalog keys are kept per data version. */
@@ -62,6 +68,14 @@ export class ResponseCache {
   ) {}
 
   get(key: string, dataVersion: number, nowMs: number): CachedResponse | undefined {
+    const found = this.peek(key, dataVersion, nowMs);
+    if (found === undefined) this.misses++;
+    else this.hits++;
+    return found;
+  }
+
+  /** As get(), without counting the lookup. */
+  peek(key: string, dataVersion: number, nowMs: number): CachedResponse | undefined {
     const byCatalog = this.versions !== null && isCatalogKey(key);
     const map = byCatalog ? this.catalog : this.data;
     const e = map.get(key);

@@ -65,6 +65,8 @@ export async function startServer(
   if (config.webhooks.allowPrivateUrls) app.log.warn(PRIVATE_URLS_WARNING);
   // After listen: a process that failed to start never claimed a message.
   const worker = config.webhooks.workerInServe ? startDeliveries(config, container, app.log) : null;
+  // /metrics reads the worker's attempts (the thread reports them to its host every second).
+  if (worker) app.metrics.countDeliveriesFrom(() => worker.stats);
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const base = localUrl(config, port);

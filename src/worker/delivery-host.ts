@@ -38,7 +38,18 @@ export interface SentError {
 export type FromDeliveryThread =
   | { kind: 'log'; level: 'info' | 'warn' | 'error'; fields: Record<string, unknown>; msg: string }
   /** The worker runs; `nice` is the thread's priority as the OS reports it (null if unknown). */
-  | { kind: 'started'; nice: number | null };
+  | { kind: 'started'; nice: number | null }
+  /** The thread's attempts since it started, sent when they change (at most every STATS_EVERY_MS). */
+  | { kind: 'stats'; attempts: DeliveryAttempts };
+
+/** Delivery attempts by outcome (the metrics' `purerank_webhook_delivery_attempts_total`). */
+export interface DeliveryAttempts {
+  succeeded: number;
+  failed: number;
+}
+
+/** How often the thread reports its attempts to the host, when they changed. */
+export const STATS_EVERY_MS = 1_000;
 
 /** Messages the host sends the thread. */
 export type ToDeliveryThread = { kind: 'stop' };
@@ -91,6 +102,9 @@ export class DeliveryHost {
   private stopping: Promise<void> | null = null;
   private niceValue: number | null = null;
   private restartCount = 0;
+  /** Attempts of threads that have ended, and of the running one as it last reported them. */
+  private readonly ended: DeliveryAttempts = { succeeded: 0, failed: 0 };
+  private current_: DeliveryAttempts = { succeeded: 0, failed: 0 };
 
   constructor(
     private readonly config: Readonly<Config>,
@@ -114,6 +128,17 @@ export class DeliveryHost {
   /** How often a thread that ended unexpectedly was started again. */
   get restarts(): number {
     return this.restartCount;
+  }
+
+  /**
+   * Attempts of this process's delivery threads since start (a restarted thread's add to those of
+   * the ones before), as of their last report: at most STATS_EVERY_MS behind.
+   */
+  get stats(): DeliveryAttempts {
+    return {
+      succeeded: this.ended.succeeded + this.current_.succeeded,
+      failed: this.ended.failed + this.current_.failed,
+    };
   }
 
   /** The thread, while one runs (tests end it to see it started again). */
@@ -147,12 +172,16 @@ export class DeliveryHost {
   private onMessage(m: FromDeliveryThread): void {
     if (m.kind === 'log') this.log[m.level](revive(m.fields), m.msg);
     else if (m.kind === 'started') this.niceValue = m.nice;
+    else if (m.kind === 'stats') this.current_ = m.attempts;
   }
 
   private onExit(t: Worker, code: number): void {
     if (this.thread !== t) return;
     this.thread = null;
     this.niceValue = null;
+    this.ended.succeeded += this.current_.succeeded;
+    this.ended.failed += this.current_.failed;
+    this.current_ = { succeeded: 0, failed: 0 };
     if (this.stopping) return;
     if (performance.now() - this.startedAt >= STABLE_MS) this.failures = 0;
     const delay = Math.min(this.opts.restartDelayMs * 2 ** this.failures, this.opts.maxRestartDelayMs);

@@ -6,9 +6,11 @@ import { createDeliveryWorker, createWebhookSender } from '../delivery-container
 import { openStore, parseDatabaseUrl } from '../storage/open-store.ts';
 import {
   DELIVERY_THREAD_NAME,
+  type DeliveryAttempts,
   type DeliveryThreadData,
   type FromDeliveryThread,
   type SentError,
+  STATS_EVERY_MS,
   type ToDeliveryThread,
 } from './delivery-host.ts';
 import type { WorkerLog } from './delivery-worker.ts';
@@ -86,12 +88,26 @@ const store = await openStore(parseDatabaseUrl(config.databaseUrl), {
 const sender = createWebhookSender(config);
 const worker = createDeliveryWorker(config, store, systemClock, sender, log);
 
+// The attempts go to the host (its metrics) when they changed: one small message a second at most.
+let reported: DeliveryAttempts = { succeeded: 0, failed: 0 };
+const report = (): void => {
+  const { succeeded, failed } = worker.stats;
+  if (succeeded === reported.succeeded && failed === reported.failed) return;
+  reported = { succeeded, failed };
+  send({ kind: 'stats', attempts: reported });
+};
+const reporter = setInterval(report, STATS_EVERY_MS);
+// The thread ends when nothing else holds its event loop (see stop below).
+reporter.unref();
+
 let stopping = false;
 port.on('message', (m: ToDeliveryThread) => {
   if (m.kind !== 'stop' || stopping) return;
   stopping = true;
   void (async () => {
     await worker.stop();
+    clearInterval(reporter);
+    report();
     await sender.close().catch((err: unknown) => log.error({ err }, 'closing the webhook sender failed'));
     await store.close().catch((err: unknown) => log.error({ err }, 'closing the delivery store failed'));
     // Nothing else holds the event loop: the thread ends.

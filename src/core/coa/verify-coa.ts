@@ -9,7 +9,13 @@ import { type Decision, decide, type ResolvedRequest } from './decide.ts';
 import { Directory } from './directory.ts';
 import type { PdfReader } from './model.ts';
 import { Turns } from './turns.ts';
-import type { CoaRequest, Extraction, Verification, VerificationOutcome } from './verification.ts';
+import type {
+  CoaRequest,
+  Extraction,
+  Verification,
+  VerificationOutcome,
+  VerificationStatus,
+} from './verification.ts';
 
 /** Where uploaded files are kept when the operator turns that on (COA_STORE_FILES). */
 export interface CoaFileStore {
@@ -63,9 +69,27 @@ export class CoaVerifier {
   /** Where an upload lets other requests through: one upload's piece per turn (turns.ts). */
   private readonly turns = new Turns();
 
+  /**
+   * Verifications answered since start, by status (an upload refused before a verdict, e.g. a full
+   * review queue, is not one). Plain numbers the metrics read at scrape time (http/metrics/).
+   */
+  readonly verified: Record<VerificationStatus, number> = {
+    verified: 0,
+    mismatch: 0,
+    rejected: 0,
+    pending_review: 0,
+    unreadable: 0,
+  };
+
   constructor(private readonly deps: CoaVerifierDeps) {}
 
   async verify(upload: CoaUpload): Promise<Verification> {
+    const v = await this.verifyUpload(upload);
+    this.verified[v.status] += 1;
+    return v;
+  }
+
+  private async verifyUpload(upload: CoaUpload): Promise<Verification> {
     const { accountId, file } = upload;
     const request = this.checkFields(upload.request);
     // The form was just read in the same turn of the event loop: the lookups below wait one turn,

@@ -67,9 +67,22 @@ export interface ClaimedMessage extends SendableMessage {
   failingSince: string | null;
 }
 
+/** How far the fan-out is behind the outbox (the metrics read it at scrape time). */
+export interface OutboxLag {
+  /** Events past the fan-out cursor, counted up to the limit asked for (the limit means "at least"). */
+  events: number;
+  /** When the oldest of them was written (epoch ms); null when there is none. */
+  oldestAtMs: number | null;
+}
+
 export interface DeliveryStore {
   /** Whether the outbox holds events past the fan-out cursor: a cheap read that takes no lock. */
   outboxAhead(): Promise<boolean>;
+  /**
+   * Events past the fan-out cursor, at most `limit` counted, and the oldest one's time: reads of
+   * the outbox's primary key from the cursor on, bounded by `limit`, taking no lock.
+   */
+  outboxLag(limit: number): Promise<OutboxLag>;
   /**
    * Reads up to `batchSize` events past the cursor, creates the messages `plan` decides and moves
    * the cursor past them, in one transaction that first locks the cursor: two workers never fan

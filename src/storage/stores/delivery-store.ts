@@ -8,6 +8,7 @@ import type {
   FanOutPlanner,
   FanOutResult,
   FanOutTarget,
+  OutboxLag,
 } from '../../core/webhooks/delivery-ports.ts';
 import type { MessageStatus, Subscription } from '../../core/webhooks/model.ts';
 import type { AttemptRecord } from '../../core/webhooks/ports.ts';
@@ -41,6 +42,31 @@ export class KyselyDeliveryStore implements DeliveryStore {
              (select outbox_seq from webhook_state where id = 1) as cursor`.execute(this.db);
     const row = r.rows[0];
     return row?.top != null && Number(row.top) > Number(row.cursor ?? 0);
+  }
+
+  async outboxLag(limit: number): Promise<OutboxLag> {
+    const state = await this.db
+      .selectFrom('webhook_state')
+      .select('outbox_seq')
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    const cursor = Number(state?.outbox_seq ?? 0);
+    // At most `limit` index entries past the cursor: a scrape costs the same whatever the backlog.
+    const counted = await sql<{ n: number | string }>`
+      select count(*) as n from (
+        select 1 from outbox where seq > ${cursor} order by seq limit ${limit}
+      ) as ahead`.execute(this.db);
+    const events = Number(counted.rows[0]?.n ?? 0);
+    if (events === 0) return { events: 0, oldestAtMs: null };
+    const oldest = await this.db
+      .selectFrom('outbox')
+      .select('created_at')
+      .where('seq', '>', cursor)
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    const at = oldest ? Date.parse(oldest.created_at) : Number.NaN;
+    return { events, oldestAtMs: Number.isFinite(at) ? at : null };
   }
 
   /**

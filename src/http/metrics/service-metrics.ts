@@ -1,0 +1,244 @@
+import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
+import type { VerificationStatus } from '../../core/coa/verification.ts';
+import type { RateLimitScope } from '../../core/ratelimit/model.ts';
+import type { OutboxLag } from '../../core/webhooks/delivery-ports.ts';
+import { LATENCY_BUCKETS_S, type RouteStatsTable } from './route-stats.ts';
+
+/*
+ * Every metric of the service, in one registry per app (docs/reliability.md, "Seen from outside",
+ * lists them). What the request path counts is kept as plain numbers where it happens (route
+ * stats, the admission decision, the response cache, the CoA verifier, the delivery thread) and
+ * read here at scrape time, in prom-client `collect()` callbacks: nothing on the request path
+ * builds a label object or looks a label up.
+ */
+
+/** How many outbox events a scrape counts at most (the gauge then means "at least this many"). */
+export const OUTBOX_COUNT_LIMIT = 10_000;
+/** How long a scrape waits for the outbox query before leaving the outbox gauges out. */
+export const OUTBOX_QUERY_TIMEOUT_MS = 1_000;
+
+/** Webhook delivery attempts by outcome, as the delivery worker of this process counts them. */
+export interface DeliveryAttemptCounts {
+  succeeded: number;
+  failed: number;
+}
+
+/** Where the metrics read what the service counted. */
+export interface MetricSources {
+  routes: RouteStatsTable;
+  /** The admission decision's counts (admission.ts). */
+  decisions: Readonly<Record<RateLimitScope, { readonly admitted: number; readonly limited: number }>>;
+  /** The response cache's lookups (response-cache.ts). */
+  cache: { readonly hits: number; readonly misses: number };
+  /** CoA verifications by status (core/coa/verify-coa.ts). */
+  coa: { readonly verified: Readonly<Record<VerificationStatus, number>> };
+  /** The fan-out's lag behind the outbox, counted up to `limit` (the delivery store). */
+  outboxLag(limit: number): Promise<OutboxLag>;
+  /** The service clock (epoch ms), for the age of the oldest pending event. */
+  nowMs(): number;
+}
+
+export interface ServiceMetrics {
+  readonly registry: Registry;
+  /** The Prometheus text exposition of every metric (content type: `contentType`). */
+  render(): Promise<string>;
+  readonly contentType: string;
+  /**
+   * Where this process's webhook delivery worker counts its attempts (main/server.ts sets it once
+   * the worker starts; without it, the attempts metric is left out).
+   */
+  countDeliveriesFrom(source: () => DeliveryAttemptCounts): void;
+}
+
+/** A metric prom-client formats from what get() returns; for values kept outside prom-client. */
+interface Collected {
+  name: string;
+  help: string;
+  type: 'counter' | 'histogram';
+  get(): Promise<{
+    name: string;
+    help: string;
+    type: string;
+    values: { metricName?: string; labels: Record<string, string | number>; value: number }[];
+    aggregator: string;
+  }>;
+}
+
+export function createServiceMetrics(sources: MetricSources): ServiceMetrics {
+  const registry = new Registry();
+  // Event-loop lag (nodejs_eventloop_lag_*), heap (nodejs_heap_*), GC, CPU, RSS, handles.
+  collectDefaultMetrics({ register: registry });
+
+  const register = (m: Collected) => registry.registerMetric(m as unknown as Metric);
+
+  register({
+    name: 'purerank_http_requests_total',
+    help: 'Requests answered, by method, route template (unmatched: no route), variant and status.',
+    type: 'counter',
+    async get() {
+      const values: { labels: Record<string, string | number>; value: number }[] = [];
+      for (const s of sources.routes.all())
+        for (const [status, count] of s.statuses())
+          values.push({
+            labels: { method: s.method, route: s.route, variant: s.variant, status },
+            value: count,
+          });
+      return { name: this.name, help: this.help, type: this.type, values, aggregator: 'sum' };
+    },
+  });
+
+  register({
+    name: 'purerank_http_request_duration_seconds',
+    help: 'Time from the request reaching the server to its answer, by method, route template and variant.',
+    type: 'histogram',
+    async get() {
+      const values: { metricName: string; labels: Record<string, string | number>; value: number }[] = [];
+      for (const s of sources.routes.all()) {
+        if (s.requests === 0) continue;
+        const labels = { method: s.method, route: s.route, variant: s.variant };
+        let cumulative = 0;
+        for (let b = 0; b < LATENCY_BUCKETS_S.length; b++) {
+          cumulative += s.buckets[b]!;
+          values.push({
+            metricName: `${this.name}_bucket`,
+            labels: { ...labels, le: LATENCY_BUCKETS_S[b]! },
+            value: cumulative,
+          });
+        }
+        values.push({
+          metricName: `${this.name}_bucket`,
+          labels: { ...labels, le: '+Inf' },
+          value: s.requests,
+        });
+        values.push({ metricName: `${this.name}_sum`, labels, value: s.sumS });
+        values.push({ metricName: `${this.name}_count`, labels, value: s.requests });
+      }
+      return { name: this.name, help: this.help, type: this.type, values, aggregator: 'sum' };
+    },
+  });
+
+  new Counter({
+    name: 'purerank_ratelimit_decisions_total',
+    help: 'Rate-limit decisions by variant: admitted (counted against the key) or limited (429).',
+    labelNames: ['variant', 'decision'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const variant of ['a', 'b'] as const) {
+        const d = sources.decisions[variant];
+        this.inc({ variant, decision: 'admitted' }, d.admitted);
+        this.inc({ variant, decision: 'limited' }, d.limited);
+      }
+    },
+  });
+
+  new Counter({
+    name: 'purerank_response_cache_hits_total',
+    help: 'Cached reads answered from a cached body.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(sources.cache.hits);
+    },
+  });
+  new Counter({
+    name: 'purerank_response_cache_misses_total',
+    help: 'Cached reads that found no servable body and rendered one.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(sources.cache.misses);
+    },
+  });
+
+  new Counter({
+    name: 'purerank_coa_verifications_total',
+    help: 'CoA uploads verified, by the status of the verdict.',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [status, n] of Object.entries(sources.coa.verified)) this.inc({ status }, n);
+    },
+  });
+
+  let deliveries: (() => DeliveryAttemptCounts) | null = null;
+  new Counter({
+    name: 'purerank_webhook_delivery_attempts_total',
+    help: "Webhook delivery attempts by this process's delivery worker, by outcome (failed: any attempt not acknowledged with 2xx).",
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (deliveries === null) return;
+      const d = deliveries();
+      this.inc({ outcome: 'succeeded' }, d.succeeded);
+      this.inc({ outcome: 'failed' }, d.failed);
+    },
+  });
+
+  // The outbox is read once per scrape for both gauges; a query that fails or is slow leaves them
+  // out of that scrape (and counts an error) rather than failing or holding the scrape.
+  let lag: Promise<OutboxLag | null> | null = null;
+  const outboxErrors = new Counter({
+    name: 'purerank_outbox_lag_errors_total',
+    help: 'Scrapes whose outbox query failed or took longer than 1 s (the outbox gauges were left out).',
+    registers: [registry],
+  });
+  const readLag = (): Promise<OutboxLag | null> => {
+    lag ??= boundedLag(sources, () => outboxErrors.inc()).finally(() => {
+      // The next scrape reads again; both gauges of this scrape share one read.
+      setImmediate(() => {
+        lag = null;
+      });
+    });
+    return lag;
+  };
+  new Gauge({
+    name: 'purerank_outbox_pending_events',
+    help: `Events written but not yet fanned out to webhook endpoints (counted up to ${OUTBOX_COUNT_LIMIT}).`,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const l = await readLag();
+      if (l) this.set(l.events);
+    },
+  });
+  new Gauge({
+    name: 'purerank_outbox_oldest_pending_age_seconds',
+    help: 'Age of the oldest event not yet fanned out to webhook endpoints (0 when there is none).',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const l = await readLag();
+      if (l) this.set(l.oldestAtMs === null ? 0 : Math.max(0, (sources.nowMs() - l.oldestAtMs) / 1000));
+    },
+  });
+
+  return {
+    registry,
+    contentType: registry.contentType,
+    render: () => registry.metrics(),
+    countDeliveriesFrom(source) {
+      deliveries = source;
+    },
+  };
+}
+
+/** The outbox query within its time limit; null (and `failed()`) if it fails or is late. */
+async function boundedLag(sources: MetricSources, failed: () => void): Promise<OutboxLag | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), OUTBOX_QUERY_TIMEOUT_MS);
+  });
+  try {
+    const lag = await Promise.race([sources.outboxLag(OUTBOX_COUNT_LIMIT), late]);
+    if (lag === null) failed();
+    return lag;
+  } catch {
+    failed();
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
