@@ -74,6 +74,9 @@ function lingerBeforeClosing(socket: Socket): void {
   };
 }
 
+/** While the server closes, how often connections whose last answer has gone out are closed. */
+const CLOSE_IDLE_EVERY_MS = 50;
+
 export interface FrontDoor {
   /** True when it answered the request itself (the caller then does nothing more with it). */
   answers(req: IncomingMessage, res: ServerResponse): boolean;
@@ -140,6 +143,13 @@ export function createFrontDoor(): FrontDoor {
       });
       app.addHook('preClose', (done) => {
         closing = true;
+        // server.close() closes the connections idle at that moment; one whose request is still
+        // in flight stays keep-alive after its answer, and would hold the stop until the client
+        // lets it go (Node's agent: 5 s; others: never, up to the grace). So, until the server has
+        // closed, connections that have gone idle are closed too, every CLOSE_IDLE_EVERY_MS.
+        const sweep = setInterval(() => server.closeIdleConnections(), CLOSE_IDLE_EVERY_MS);
+        sweep.unref();
+        server.once('close', () => clearInterval(sweep));
         done();
       });
       // An unknown route takes no body: answer its 404 before Fastify would read one.
