@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANGE_CHANNEL, PostgresChangeListener } from '../../src/storage/postgres/connect.ts';
 import { runCli } from '../cli/run-cli.ts';
 import {
   describe as describeOutcomes,
@@ -222,5 +224,30 @@ describe.skipIf(!PRIVATE_POSTGRES)('PostgreSQL restarts under load', () => {
     expect(cli.code, cli.stderr).toBe(0);
     const seenMs = await waitFor(async () => (await scoreOf()) === value, 1_000, 25);
     expect(seenMs).toBeLessThanOrEqual(1_000);
+    console.info(`[faults] after the restarts, a CLI write showed on the instance in ${seenMs} ms`);
   }, 60_000);
+
+  it('the LISTEN connection comes back by itself and hears notifications again', async () => {
+    const url = pgServer!.url('purerank');
+    // A poll of a minute: what is heard here within the test is the LISTEN connection's.
+    const listener = new PostgresChangeListener(url, 60_000);
+    await listener.start();
+    try {
+      listener.probe();
+      await pgServer!.stop('fast');
+      await waitFor(async () => !listener.listening, 5_000);
+      await pgServer!.start();
+      await waitFor(async () => listener.listening, 5_000);
+      // Notifications sent while nobody listened are lost: once back it reports a change, once.
+      expect(listener.probe()).toBe(true);
+      expect(listener.probe()).toBe(false);
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`select pg_notify('${CHANGE_CHANNEL}', 'x')`);
+      await c.end();
+      await waitFor(async () => listener.probe(), 1_000, 10);
+    } finally {
+      await listener.stop();
+    }
+  }, 30_000);
 });
