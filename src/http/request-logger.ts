@@ -47,6 +47,13 @@ for (const level of LEVELS) {
 }
 
 /** Fastify's childLoggerFactory: the request id (Fastify's binding, `request_id`) on every line. */
-export const requestLogger = (logger: FastifyBaseLogger, bindings: Bindings): FastifyBaseLogger =>
-  // The log methods are the prototype's, defined above.
-  new RequestLogger(logger, bindings) as unknown as FastifyBaseLogger;
+export const requestLogger = (
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: { level?: string; serializers?: unknown } = {},
+): FastifyBaseLogger =>
+  // A route with a log level or serializers of its own (none has one today) gets its child at once.
+  options.level !== undefined || options.serializers !== undefined
+    ? logger.child(bindings, options as object)
+    : // The log methods are the prototype's, defined above.
+      (new RequestLogger(logger, bindings) as unknown as FastifyBaseLogger);

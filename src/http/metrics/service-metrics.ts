@@ -5,8 +5,8 @@ import type { OutboxLag } from '../../core/webhooks/delivery-ports.ts';
 import { LATENCY_BUCKETS_S, type RouteStatsTable } from './route-stats.ts';
 
 /*
- * Every metric of the service, in one registry per app (docs/reliability.md, "Seen from outside",
- * lists them). What the request path counts is kept as plain numbers where it happens (route
+ * Every metric of the service, in one registry per app plus the process's own (docs/reliability.md,
+ * "Seen from outside", lists them). What the request path counts is kept as plain numbers where it happens (route
  * stats, the admission decision, the response cache, the CoA verifier, the delivery thread) and
  * read here at scrape time, in prom-client `collect()` callbacks: nothing on the request path
  * builds a label object or looks a label up.
@@ -39,8 +39,9 @@ export interface MetricSources {
 }
 
 export interface ServiceMetrics {
+  /** The app's own metrics (the process's are added when rendering). */
   readonly registry: Registry;
-  /** The Prometheus text exposition of every metric (content type: `contentType`). */
+  /** The Prometheus text exposition of every metric, the process's included (content type: `contentType`). */
   render(): Promise<string>;
   readonly contentType: string;
   /**
@@ -64,10 +65,24 @@ interface Collected {
   }>;
 }
 
+/**
+ * The process's own metrics — event-loop lag (nodejs_eventloop_lag_*), heap (nodejs_heap_*), GC,
+ * CPU, RSS, handles — in one registry per process, made on the first app's start: prom-client
+ * starts an event-loop monitor and a GC observer for it and never stops them, so one per app would
+ * pile up where a process builds many apps (the tests).
+ */
+let processRegistry: Registry | null = null;
+const processMetrics = (): Registry => {
+  if (processRegistry === null) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+};
+
 export function createServiceMetrics(sources: MetricSources): ServiceMetrics {
   const registry = new Registry();
-  // Event-loop lag (nodejs_eventloop_lag_*), heap (nodejs_heap_*), GC, CPU, RSS, handles.
-  collectDefaultMetrics({ register: registry });
+  const perProcess = processMetrics();
 
   const register = (m: Collected) => registry.registerMetric(m as unknown as Metric);
 
@@ -218,7 +233,8 @@ export function createServiceMetrics(sources: MetricSources): ServiceMetrics {
   return {
     registry,
     contentType: registry.contentType,
-    render: () => registry.metrics(),
+    // A merged view per scrape (a few dozen metric objects; the values stay where they are).
+    render: () => Registry.merge([perProcess, registry]).metrics(),
     countDeliveriesFrom(source) {
       deliveries = source;
     },
