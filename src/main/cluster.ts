@@ -98,12 +98,14 @@ async function runPrimary(config: Readonly<Config>, workers: number): Promise<vo
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(code);
   };
   let exitCode = 0;
+  let forwarded: NodeJS.Signals | null = null;
   cluster.on('exit', (w, code, signal) => {
     const lived = Date.now() - (started.get(w) ?? Date.now());
     started.delete(w);
     listening.delete(w);
     if (stopping) {
-      if (code !== 0) exitCode = 1;
+      // A worker still starting has no handler yet: the forwarded signal ends it, with nothing in flight.
+      if (code !== 0 && signal !== forwarded) exitCode = 1;
       exitWhenAllGone(exitCode);
       return;
     }
@@ -129,6 +131,7 @@ async function runPrimary(config: Readonly<Config>, workers: number): Promise<vo
     if (stopping) return;
     stopping = true;
     exitCode = code;
+    forwarded = signal;
     // Past the workers' own grace, whatever is left is killed and the primary says it failed.
     setTimeout(() => {
       for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');

@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createTestDatabase } from '../support/databases.ts';
+import {
+  clusterAvailable,
+  deleteRedisKeys,
+  exited,
+  REDIS_URL,
+  runPurerank,
+  spawnServe,
+} from './support/instances.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'purerank-workers-'));
+const prefix = `purerank-test:${randomBytes(6).toString('hex')}:`;
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  if (clusterAvailable) await deleteRedisKeys(prefix);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The live `purerank serve` children of a process, from /proc (field 4 of /proc/PID/stat is the
+ * parent); from source, tsx's esbuild service is a child too.
+ */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const serve = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes('serve');
+      if (Number(fields[1]) === pid && fields[0] !== 'Z' && serve) out.push(Number(name));
+    } catch {
+      // It ended while we looked.
+    }
+  }
+  return out.sort((a, b) => a - b);
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false, withinMs: number): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
+    await sleep(50);
+  }
+}
+
+describe('purerank serve --workers', () => {
+  it('refuses more than one worker without REDIS_URL, with one line and a non-zero exit', async () => {
+    const r = await runPurerank(['serve', '--workers', '3'], {
+      DATABASE_URL: `sqlite:${join(dir, 'refused.db')}`,
+      REDIS_URL: '',
+      PORT: '0',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      'purerank: --workers 3 needs REDIS_URL: without it each process counts rate limits on its own and a key would get up to 3 times its quota. Set REDIS_URL, or run one process.',
+    );
+    expect(r.stdout).toBe('');
+  });
+
+  it.skipIf(!clusterAvailable)(
+    'seeds an empty SQLite database once, prints one banner, shares one quota, restarts a killed worker and stops them all on SIGTERM',
+    async () => {
+      const cwd = join(dir, 'sqlite');
+      mkdirSync(cwd);
+      const env = {
+        DATABASE_URL: `sqlite:${join(cwd, 'purerank.db')}`,
+        REDIS_URL,
+        REDIS_PREFIX: prefix,
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        COA_WORKERS: '1',
+      };
+      const s = await spawnServe(env, { cwd, args: ['--workers', '3'] });
+      // A timed-out test does not reach `finally`: stopped here too (the workers follow the primary).
+      onTestFinished(() => {
+        if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+      });
+      try {
+        await sleep(300);
+        const logs = s.logs();
+        // One banner, with the demo lines the primary made, however many workers.
+        expect(logs.match(/listening on/g)).toHaveLength(1);
+        expect(logs.match(/Loaded the demo dataset/g)).toHaveLength(1);
+        const key = /Demo API key \(enterprise plan\): (prk_live_\w+)/.exec(logs)?.[1];
+        expect(key, logs).toBeDefined();
+        const pids = /pids (\d+), (\d+), (\d+)\)/.exec(logs)!.slice(1).map(Number);
+        expect(childrenOf(s.child.pid!)).toEqual([...pids].sort((a, b) => a - b));
+
+        // Thirty requests over fresh connections, spread by the primary: one quota, counted once each.
+        let remaining = '';
+        for (let i = 0; i < 30; i++) {
+          const res = await fetch(`${s.base}/api/v1/vendors?limit=1`, {
+            headers: { authorization: `Bearer ${key}`, connection: 'close' },
+          });
+          expect(res.status).toBe(200);
+          remaining = res.headers.get('x-ratelimit-remaining')!;
+        }
+        expect(remaining).toBe('970');
+
+        // A worker killed outright is replaced; the others serve meanwhile.
+        process.kill(pids[0]!, 'SIGKILL');
+        // Asked once the primary knows: a connection it handed to the worker as it died is lost
+        // with it (node:cluster's round-robin waits for the dead worker's reply).
+        await until(
+          'the primary noticed',
+          () => s.logs().includes(`worker ${pids[0]} exited unexpectedly`),
+          5_000,
+        );
+        const res = await fetch(`${s.base}/healthz`, { signal: AbortSignal.timeout(5_000) });
+        expect(res.status).toBe(200);
+        const replaced = await until(
+          'a new worker',
+          () => {
+            const now = childrenOf(s.child.pid!);
+            return now.length === 3 && !now.includes(pids[0]!) && now;
+          },
+          10_000,
+        );
+        expect(s.logs()).toContain(
+          `worker ${pids[0]} exited unexpectedly (signal SIGKILL); starting another in 1 s`,
+        );
+        // The banner is not printed again.
+        expect(s.logs().match(/listening on/g)).toHaveLength(1);
+
+        // SIGTERM to the primary stops every worker, then the primary, cleanly.
+        const t0 = Date.now();
+        s.child.kill('SIGTERM');
+        await exited(s.child);
+        expect(s.child.exitCode, s.logs()).toBe(0);
+        expect(Date.now() - t0).toBeLessThan(11_000);
+        for (const pid of replaced) expect(() => process.kill(pid, 0)).toThrow();
+      } finally {
+        if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!clusterAvailable)(
+    'three `purerank serve` started at the same moment on a fresh PostgreSQL database migrate it once and all serve',
+    async () => {
+      const db = await createTestDatabase('postgres');
+      const cwd = join(dir, 'pg');
+      mkdirSync(join(cwd, 'data'), { recursive: true });
+      const env = {
+        DATABASE_URL: db.url,
+        REDIS_URL,
+        REDIS_PREFIX: prefix,
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        COA_WORKERS: '1',
+        PURERANK_SEED_DEMO: 'false',
+      };
+      const started = await Promise.allSettled([0, 1, 2].map(() => spawnServe(env, { cwd })));
+      try {
+        for (const s of started)
+          expect(s.status, s.status === 'rejected' ? String(s.reason) : '').toBe('fulfilled');
+        for (const s of started) {
+          if (s.status !== 'fulfilled') continue;
+          const res = await fetch(`${s.value.base}/readyz`);
+          expect(res.status).toBe(200);
+        }
+        const m = await runPurerank(['migrate'], env, { cwd });
+        expect(m.code, m.stderr).toBe(0);
+        expect(m.stdout.trim()).toBe('schema is up to date');
+      } finally {
+        for (const s of started) {
+          if (s.status !== 'fulfilled') continue;
+          s.value.child.kill('SIGTERM');
+          await exited(s.value.child);
+        }
+        await db.drop();
+      }
+    },
+    90_000,
+  );
+});
