@@ -47,7 +47,7 @@ export const commonErrors = (extra: Record<number, string> = {}): Record<number,
     429: 'Over the rate limit (`rate_limited`); see `Retry-After`.',
     431: 'The request headers are too large (`headers_too_large`).',
     500: 'Internal failure (`internal_error`).',
-    503: 'The server is shutting down (`service_unavailable`); retry shortly.',
+    503: 'The server is shutting down, or the database is unavailable for a moment (`service_unavailable`); retry after `Retry-After` seconds.',
     ...extra,
   };
   for (const [status, description] of Object.entries(all)) {

@@ -176,6 +176,13 @@ describe.skipIf(!PRIVATE_POSTGRES)('PostgreSQL restarts under load', () => {
         await sleep(200);
       }
       const ready = await send({ label: 'readyz', url: `${base}/readyz` });
+      // A list never asked for before is rendered from the read model in memory: served too.
+      const fromModel = await send({
+        label: 'read model',
+        url: `${base}/v1/vendors?per_page=${10 + round}&page=2`,
+        init: { headers: auth() },
+      });
+      expect(fromModel.status, describeOutcomes([fromModel])).toBe(200);
       await pgServer!.start();
       const upAt = Date.now();
       // Writes succeed again without a restart of the service.

@@ -91,7 +91,7 @@ export const adminErrors = (extra: Record<number, string> = {}): Record<number, 
     408: 'The request did not arrive in time (`request_timeout`; decision 0017).',
     431: 'The request headers are too large (`headers_too_large`).',
     500: 'Internal failure (`internal_error`).',
-    503: 'The server is shutting down (`service_unavailable`); retry shortly.',
+    503: 'The server is shutting down, or the database is unavailable for a moment (`service_unavailable`); retry after `Retry-After` seconds.',
     ...extra,
   };
   const out: Record<number, TSchema> = {};

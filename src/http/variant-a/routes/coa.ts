@@ -53,7 +53,7 @@ export async function coaRoutes(app: FastifyInstance, s: AppServices): Promise<v
             403: PLAN_403,
             413: `The file is larger than COA_MAX_BYTES (default 10 MB) (\`file_too_large\`), refused before the body is read when Content-Length says so.`,
             415: 'The body is not multipart/form-data, or `file` is not a PDF by its magic bytes (`unsupported_media_type`).',
-            503: 'Too many uploads are being read right now, or the server is shutting down (`service_unavailable`); retry after `Retry-After` seconds.',
+            503: 'Too many uploads are being read right now, the server is shutting down, or the database is unavailable for a moment (`service_unavailable`); retry after `Retry-After` seconds.',
           }),
         },
       },
