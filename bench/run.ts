@@ -347,7 +347,9 @@ async function runService(ctx: {
   try {
     if (opts.limiter === 'redis' && scenarios.length > 0) {
       limited = await startRedisLimited({ opts, out, dbPath: ctx.dbPath, serverCpu: ctx.serverCpu });
-      log(`redis-limited service pid ${limited.service.pid} on :${limited.service.port} (${limited.prefix}*)`);
+      log(
+        `redis-limited service pid ${limited.service.pid} on :${limited.service.port} (${limited.prefix}*)`,
+      );
     }
     // (4) Capture the service's bytes for every benchmarked URL; the bare server replays them.
     const responses: Record<string, { body: string; headers: [string, string][] }> = {};
