@@ -240,6 +240,9 @@ function coaVerifier(
   });
 }
 
+/** How long a rate-limit decision waits for Redis before the fallback decides it. */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+
 async function openLimiter(
   config: Readonly<Config>,
   store: OpenedStore,
@@ -253,10 +256,38 @@ async function openLimiter(
   const { Redis } = await import('ioredis');
   const redis = new Redis(config.redisUrl, {
     lazyConnect: true,
-    maxRetriesPerRequest: 2,
-    enableOfflineQueue: true,
+    // While the connection is down a command fails at once, and the fallback below decides,
+    // rather than waiting in a queue while requests pile up behind it (decision 0022).
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // Reconnect in the background for as long as it takes: 100 ms, doubling, at most every 2 s.
+    retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times - 1, 5), 2000),
   });
-  await redis.connect();
+  // Connection errors arrive as events; the limiter's warnings say what they mean for requests.
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+  } catch (err) {
+    // The service starts only with Redis answering; a client left reconnecting would keep it alive.
+    redis.disconnect();
+    throw err;
+  }
+  // While Redis does not answer, each instance decides alone (fail open, documented drift).
+  const fallback = await MemoryRateLimiter.open({ clock });
   // The limiter's keys under the deployment's prefix (REDIS_PREFIX): `purerank:rl:…` by default.
-  return new RedisRateLimiter({ redis, clock, ownsClient: true, prefix: `${config.redisPrefix}rl:` });
+  return new RedisRateLimiter({
+    redis,
+    clock,
+    ownsClient: true,
+    prefix: `${config.redisPrefix}rl:`,
+    fallback,
+    onFallback: (state, err) =>
+      process.emitWarning(
+        state === 'redis-unavailable'
+          ? `Redis does not answer (${err instanceof Error ? err.message : String(err)}): rate limits are decided by each instance alone until it does (docs/reliability.md)`
+          : 'Redis answers again: rate limits are shared again',
+        { code: 'PURERANK_REDIS_LIMITER' },
+      ),
+  });
 }

@@ -183,6 +183,22 @@ export class AdmissionControl {
     return this.keepIfAdmitted(header!, fresh, mode, this.decideSync(fresh, access, mode));
   }
 
+  /**
+   * The fast path's decision for a key this instance already knows: from memory when the limiter
+   * decides in memory, else (Redis) a promise of the limiter's answer. Undefined when the key must
+   * first be looked up in the store: the fast path leaves that to Fastify. Decision 0022.
+   */
+  admitKnown(
+    header: string | undefined,
+    scope: RateLimitScope,
+    access: Access,
+    mode: AdmissionMode,
+  ): AdmissionResult | Promise<AdmissionResult> | undefined {
+    if (this.sync) return this.admitSync(header, scope, access, mode);
+    const lane = header === undefined ? undefined : this.lanes[scope].get(header);
+    return lane === undefined ? undefined : this.decideAsync(lane, access, mode);
+  }
+
   /** The decision, looking the key up in the store or asking Redis when it has to. */
   admit(
     header: string | undefined,

@@ -94,7 +94,7 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
     serverFactory: (handler) =>
       createServer((req, res) => {
         if (door.answers(req, res)) return;
-        if (!(services.config.fastPath && fast.handle(req, res))) handler(req, res);
+        if (!(services.config.fastPath && fast.handle(req, res, handler))) handler(req, res);
       }),
     logger: opts.logger ?? false,
     logController: new LogController({

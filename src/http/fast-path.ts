@@ -4,12 +4,12 @@ import type { Access } from '../core/accounts/plans.ts';
 import type { Freshness } from '../core/catalog/freshness.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RateLimitScope } from '../core/ratelimit/model.ts';
-import type { AdmissionControl } from './admission.ts';
+import type { AdmissionControl, Admitted } from './admission.ts';
 import type { CachedRead } from './cached-read.ts';
 import { compileParameters, type ParameterParser } from './fast-parameters.ts';
 import type { RouteStats, RouteStatsTable } from './metrics/route-stats.ts';
 import { requestIdOf } from './request-id.ts';
-import type { ResponseCache } from './response-cache.ts';
+import type { CachedResponse, ResponseCache } from './response-cache.ts';
 
 /** What a cached-read route declares (Fastify's route options, read once when it is registered). */
 export interface FastRouteDeclaration {
@@ -91,7 +91,16 @@ export function createFastPath(deps: FastPathDeps) {
 
   /** Requests answered here (observable for tests and diagnostics). */
   const stats = { served: 0 };
-  const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
+  /**
+   * Answers the request and returns true, or returns false (nothing counted, nothing remembered):
+   * the caller then hands it to Fastify. `toFramework` is that handler, for requests this path
+   * takes on and then hands over (a refusal by a limiter in Redis, decided after the return).
+   */
+  const handle = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    toFramework?: (req: IncomingMessage, res: ServerResponse) => void,
+  ): boolean => {
     if (!open || req.method !== 'GET' || req.headers['if-none-match'] !== undefined) return false;
     const startMs = performance.now();
     if (freshness.check()) return false;
@@ -106,10 +115,39 @@ export function createFastPath(deps: FastPathDeps) {
     // Not counted as a lookup here: a miss goes on to the route, which counts it; a hit is counted below.
     const cached = cache.peek(key, freshness.state.dataVersion, clock.now());
     if (!cached) return false;
-    const admitted = admission.admitSync(req.headers.authorization, route.scope, route.access, 'try');
-    // Refused or not decidable from memory: nothing was counted, so Fastify decides again and answers.
-    if (admitted === undefined || !admitted.ok) return false;
+    const decided = admission.admitKnown(req.headers.authorization, route.scope, route.access, 'try');
+    // Not decidable from memory (a key not yet looked up): nothing was counted; Fastify answers.
+    if (decided === undefined) return false;
+    if (decided instanceof Promise) {
+      // The limits are in Redis (decision 0022). With nowhere to hand a refusal, decline before
+      // anything is counted; else the request is this path's from here: answered with the body
+      // found above (current when the request came) once admitted, or handed to Fastify, which
+      // decides again and answers, when refused or when the limiter failed (a refusal counted nothing).
+      if (toFramework === undefined) return false;
+      decided.then(
+        (admitted) => {
+          if (!admitted.ok) return toFramework(req, res);
+          if (!known) remember(url, target!);
+          answer(req, res, admitted, cached, route, startMs);
+        },
+        () => toFramework(req, res),
+      );
+      return true;
+    }
+    // Refused: nothing was counted, so Fastify decides again and answers.
+    if (!decided.ok) return false;
     if (!known) remember(url, target!);
+    answer(req, res, decided, cached, route, startMs);
+    return true;
+  };
+  const answer = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    admitted: Admitted,
+    cached: CachedResponse,
+    route: FastRoute,
+    startMs: number,
+  ): void => {
     res.writeHead(200, [
       'x-request-id',
       requestIdOf(req),
@@ -132,7 +170,6 @@ export function createFastPath(deps: FastPathDeps) {
     // into the route's pre-resolved counters, no label lookup, no allocation.
     cache.hits++;
     route.stats.record(200, performance.now() - startMs);
-    return true;
   };
   return {
     handle,
