@@ -1,7 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +6,7 @@ import { MemoryRateLimiter } from '../../../src/adapters/ratelimit/memory-limite
 import { RedisRateLimiter } from '../../../src/adapters/ratelimit/redis-limiter.ts';
 import { DAY_MS, HOUR_MS, ManualClock } from '../../../src/core/clock.ts';
 import type { RateLimitPolicy } from '../../../src/core/ratelimit/model.ts';
+import { PrivateRedis } from '../../support/private-redis.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const T0 = Date.UTC(2025, 0, 15, 10, 15, 30, 123);
@@ -116,64 +114,6 @@ async function commandsSent(redis: Redis, run: () => Promise<void>): Promise<num
     redis.evalsha = evalsha;
   }
   return calls;
-}
-
-/** A Redis server of this suite's own, so it can be stopped and started again. */
-class PrivateRedis {
-  private proc: ChildProcess | null = null;
-  private constructor(readonly port: number) {}
-
-  static async start(): Promise<PrivateRedis> {
-    const r = new PrivateRedis(await freePort());
-    await r.up();
-    return r;
-  }
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async up(): Promise<void> {
-    this.proc = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      const c = new Redis(this.url, { lazyConnect: true, retryStrategy: () => null });
-      c.on('error', () => {});
-      try {
-        await c.connect();
-        await c.ping();
-        return;
-      } catch {
-        await sleep(50);
-      } finally {
-        c.disconnect();
-      }
-    }
-    throw new Error('the private redis-server did not start');
-  }
-
-  async down(): Promise<void> {
-    const p = this.proc;
-    this.proc = null;
-    if (!p || p.exitCode !== null) return;
-    p.kill('SIGKILL');
-    await once(p, 'exit');
-  }
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  s.listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const addr = s.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  s.close();
-  await once(s, 'close');
-  return port;
 }
 
 describe.skipIf(!available)('RedisRateLimiter: Redis goes away and comes back', () => {
