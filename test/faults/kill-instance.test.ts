@@ -11,6 +11,7 @@ import {
   send,
   sleep,
   startLoad,
+  waitFor,
 } from './support/load.ts';
 import { type Service, serviceDir, startService, stopService } from './support/service.ts';
 
@@ -148,7 +149,12 @@ describe.skipIf(!available)('kill -9 of one instance under load', () => {
     const survivorLoad = startLoad(roundRobin(reads(survivor!.base)), { concurrency: 3, pauseMs: 5 });
     const victimReads = startLoad(roundRobin(reads(victim!.base)), { concurrency: 1, pauseMs: 5 });
     const writes = startLoad(write, { concurrency: 4, pauseMs: 10 });
-    await sleep(2_000);
+    // Under way for a while, with a dozen writes acknowledged at least, however busy the machine.
+    await sleep(1_000);
+    await waitFor(
+      async () => writes.outcomes.filter((o) => o.status >= 200 && o.status < 300).length >= 12,
+      20_000,
+    );
     const killedAt = Date.now();
     victim!.child.kill('SIGKILL');
     expect(await victim!.exited).toBe('SIGKILL');
@@ -167,7 +173,7 @@ describe.skipIf(!available)('kill -9 of one instance under load', () => {
     const acked = written.filter((o) => o.status >= 200 && o.status < 300);
     const refused = written.filter((o) => o.status >= 300);
     expect(refused, describeOutcomes(refused)).toEqual([]);
-    expect(acked.length).toBeGreaterThan(10);
+    expect(acked.length).toBeGreaterThanOrEqual(12);
     const reviewIds = acked.filter((o) => o.label.startsWith('review ')).map((o) => o.label.slice(7));
     const slugs = acked.filter((o) => o.label.startsWith('import ')).map((o) => o.label.slice(7));
     const endpointIds = acked
