@@ -229,26 +229,32 @@ export function sharedSuite(name: string, targets: () => { entry: string[]; clus
           );
           expect(res.status).toBe(200);
         }
+        // Only the overrides' messages are judged: a claim's own score change may be fanned out
+        // between the two registrations and reach /ok alone (seen through nginx, 2 runs in 5).
+        const expected = new Set(
+          Array.from({ length: changes }, (_, i) => `${vendors[i % vendors.length]}=${40 + i}`),
+        );
+        const attempts = (path: string) => {
+          const m = new Map<string, number>();
+          for (const r of receiver.received) {
+            if (r.path !== path) continue;
+            const e = JSON.parse(r.body) as { data: { vendor_slug: string; new_score: number } };
+            if (!expected.has(`${e.data.vendor_slug}=${e.data.new_score}`)) continue;
+            m.set(r.eventId, (m.get(r.eventId) ?? 0) + 1);
+          }
+          return m;
+        };
         const done = () =>
-          receiver.countById('/ok').size >= changes &&
-          [...receiver.countById('/flaky').values()].filter((n) => n >= 2).length >=
-            receiver.countById('/ok').size;
+          attempts('/ok').size >= changes &&
+          [...attempts('/flaky').values()].filter((n) => n >= 2).length >= changes;
         const deadline = Date.now() + 20_000;
         while (!done() && Date.now() < deadline) await sleep(100);
         // A few more poll rounds of every worker: a duplicate would arrive now.
         await sleep(1_500);
-        const ok = receiver.countById('/ok');
-        const flaky = receiver.countById('/flaky');
-        // Every override's change arrived (a claim's own score change, fanned out after the
-        // endpoints were registered, may come too)...
-        const arrived = new Set(
-          receiver.received
-            .filter((r) => r.path === '/ok')
-            .map((r) => JSON.parse(r.body) as { data: { vendor_slug: string; new_score: number } })
-            .map((e) => `${e.data.vendor_slug}=${e.data.new_score}`),
-        );
-        for (let i = 0; i < changes; i++)
-          expect(arrived).toContain(`${vendors[i % vendors.length]}=${40 + i}`);
+        const ok = attempts('/ok');
+        const flaky = attempts('/flaky');
+        // Every override's change arrived...
+        expect(ok.size).toBe(changes);
         // ...each message in one attempt at /ok and two at /flaky, whichever instance made them.
         expect(
           [...ok.values()].every((n) => n === 1),
@@ -258,7 +264,9 @@ export function sharedSuite(name: string, targets: () => { entry: string[]; clus
           [...flaky.values()].every((n) => n === 2),
           JSON.stringify([...flaky]),
         ).toBe(true);
-        expect(new Set(flaky.keys())).toEqual(new Set(ok.keys()));
+        // Any other message (a claim's change) was also delivered at most once per attempt.
+        for (const [id, n] of receiver.countById('/ok')) expect(n, id).toBe(1);
+        expect(flaky.size).toBe(changes);
       } finally {
         await receiver.close();
       }
