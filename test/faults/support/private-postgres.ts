@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -79,6 +79,10 @@ export class PrivatePostgres {
       chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
     }
     const server = new PrivatePostgres(dir, await freePort());
+    // A test process that ends without its afterAll (a crash, a timeout) leaves no server running.
+    const leftBehind = () => server.stopNowIfRunning();
+    process.once('exit', leftBehind);
+    server.forget = () => process.off('exit', leftBehind);
     try {
       await asPostgres('initdb', [
         '-D',
@@ -154,5 +158,23 @@ export class PrivatePostgres {
   async destroy(): Promise<void> {
     if (existsSync(join(this.dataDir, 'postmaster.pid'))) await this.stop('immediate').catch(() => {});
     rmSync(this.dir, { recursive: true, force: true });
+    this.forget();
+  }
+
+  private forget: () => void = () => {};
+
+  /** Synchronous, for process exit: a crash stop of a server still running, and its directory. */
+  private stopNowIfRunning(): void {
+    try {
+      if (existsSync(join(this.dataDir, 'postmaster.pid'))) {
+        const pgCtl = join(PG_BIN, 'pg_ctl');
+        const args = ['-D', this.dataDir, '-m', 'immediate', '-w', 'stop'];
+        if (process.getuid?.() === 0) execFileSync('runuser', ['-u', 'postgres', '--', pgCtl, ...args]);
+        else execFileSync(pgCtl, args);
+      }
+      rmSync(this.dir, { recursive: true, force: true });
+    } catch {
+      // Nothing more can be done while the process exits.
+    }
   }
 }
