@@ -34,7 +34,6 @@ export class LuaScript {
  */
 const ROLLING_FUNCTION = `
 local function rolling(key, nowText, windowText, limitText, member, cutoff, lower)
-  local now = tonumber(nowText)
   local window = tonumber(windowText)
   local limit = tonumber(limitText)
   local count
@@ -49,10 +48,9 @@ local function rolling(key, nowText, windowText, limitText, member, cutoff, lowe
     redis.call('ZADD', key, nowText, member)
     count = count + 1
     allowed = 1
-    -- keep the set until its newest hit leaves the window (the newest may be ahead of now on clock skew)
-    local newest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-    local ttl = math.max(window, tonumber(newest[2]) + window - now)
-    redis.call('PEXPIRE', key, math.floor(ttl))
+    -- keep the set until its newest hit leaves the window; the minute of slack covers a hit that an
+    -- instance with a clock ahead of this one added (reading the newest hit back cost a command)
+    redis.call('PEXPIRE', key, window + 60000)
   end
   local oldest = redis.call('ZRANGEBYSCORE', key, lower, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
   local room = ''
