@@ -20,12 +20,24 @@ export interface Service {
 
 /**
  * A working directory per test file, so what the service writes relative to it (the demo key in
- * ./data) stays out of the repository. Removed by cleanup().
+ * ./data) stays out of the repository. Made when first used (a skipped suite makes none), removed
+ * by cleanup().
  */
-export function serviceDir(): { cwd: string; cleanup(): void } {
-  const cwd = mkdtempSync(join(tmpdir(), 'purerank-faults-'));
-  mkdirSync(join(cwd, 'data'));
-  return { cwd, cleanup: () => rmSync(cwd, { recursive: true, force: true }) };
+export function serviceDir(): { readonly cwd: string; cleanup(): void } {
+  let made: string | null = null;
+  return {
+    get cwd() {
+      if (made === null) {
+        made = mkdtempSync(join(tmpdir(), 'purerank-faults-'));
+        mkdirSync(join(made, 'data'));
+      }
+      return made;
+    },
+    cleanup: () => {
+      if (made !== null) rmSync(made, { recursive: true, force: true });
+      made = null;
+    },
+  };
 }
 
 /** Starts `node bin/purerank.js serve` on a free port and resolves once it prints its banner. */
