@@ -7,26 +7,9 @@ import { createAccount } from '../../src/core/accounts/manage-accounts.ts';
 import { HOUR_MS } from '../../src/core/clock.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { bearer, createTestContext, T0, type TestContext } from '../support/context.ts';
+import { REDIS_URL, redisAvailable } from '../support/redis.ts';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** A missing Redis skips this file locally but must fail CI, never pass silently. */
-async function probe(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, retryStrategy: () => null });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.ping();
-    return true;
-  } catch (err) {
-    if (process.env.CI === 'true') throw new Error(`Redis is required when CI=true: ${String(err)}`);
-    console.warn(`skipping the Redis usage test: Redis not reachable at ${REDIS_URL}`);
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-const available = await probe();
+const available = await redisAvailable('the Redis usage test');
 /** Unique per run; everything under it is deleted afterwards. */
 const PREFIX = `purerank:test:${randomBytes(8).toString('hex')}:`;
 

@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { createTestDatabase, DIALECTS } from '../../support/databases.ts';
+import { REDIS_URL, redisProblem } from '../../support/redis.ts';
+
+export { REDIS_URL };
 
 /**
  * Several real `purerank serve` processes on one fresh PostgreSQL database and one Redis (under a
@@ -16,7 +19,6 @@ import { createTestDatabase, DIALECTS } from '../../support/databases.ts';
 const ROOT = resolve(import.meta.dirname, '../../..');
 /** The launcher an operator runs (dist/ when fresh, else the TypeScript source; decision 0002). */
 export const BIN = join(ROOT, 'bin/purerank.js');
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface Instance {
   base: string;
@@ -40,25 +42,6 @@ export interface Cluster {
   cli(args: string[], input?: string): Promise<{ stdout: string; stderr: string; code: number }>;
   /** Kills every instance, drops the database, deletes the Redis keys under the prefix. */
   stop(): Promise<void>;
-}
-
-async function redisProblem(): Promise<string | null> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, retryStrategy: () => null });
-  // ioredis rejects connect() with "Connection is closed"; the 'error' event carries the cause.
-  let cause: unknown;
-  client.on('error', (err) => {
-    cause = err;
-  });
-  try {
-    await client.connect();
-    await client.ping();
-    return null;
-  } catch (err) {
-    const reason = cause ?? err;
-    return reason instanceof Error ? reason.message : String(reason);
-  } finally {
-    client.disconnect();
-  }
 }
 
 /**

@@ -7,29 +7,11 @@ import { RedisRateLimiter } from '../../../src/adapters/ratelimit/redis-limiter.
 import { DAY_MS, HOUR_MS, ManualClock } from '../../../src/core/clock.ts';
 import type { RateLimitPolicy } from '../../../src/core/ratelimit/model.ts';
 import { PrivateRedis } from '../../support/private-redis.ts';
+import { REDIS_URL, redisAvailable } from '../../support/redis.ts';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const T0 = Date.UTC(2025, 0, 15, 10, 15, 30, 123);
 const RUN_PREFIX = `purerank:test:${randomBytes(8).toString('hex')}:`;
-
-/** The shared Redis answers, else this suite is skipped locally and fails in CI. */
-async function sharedRedisUp(): Promise<boolean> {
-  const c = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, retryStrategy: () => null });
-  c.on('error', () => {});
-  try {
-    await c.connect();
-    await c.ping();
-    return true;
-  } catch (err) {
-    if (process.env.CI === 'true')
-      throw new Error(`Redis not reachable at ${REDIS_URL} (required when CI=true)`);
-    console.warn(`skipping Redis batch tests: ${String(err)}`);
-    return false;
-  } finally {
-    c.disconnect();
-  }
-}
-const available = await sharedRedisUp();
+const available = await redisAvailable('the Redis batch and fallback tests');
 
 describe.skipIf(!available)('RedisRateLimiter: one script per turn of the event loop (real Redis)', () => {
   const clients: Redis[] = [];

@@ -4,33 +4,10 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RedisRateLimiter } from '../../../src/adapters/ratelimit/redis-limiter.ts';
 import { DAY_MS, HOUR_MS, ManualClock } from '../../../src/core/clock.ts';
 import type { RateLimitPolicy } from '../../../src/core/ratelimit/model.ts';
+import { REDIS_URL, redisAvailable } from '../../support/redis.ts';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const connect = (): Redis => new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-
-/** Probe once, at load: a missing Redis skips the suite locally but must fail CI, never pass silently. */
-async function probe(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, retryStrategy: () => null });
-  // ioredis rejects connect() with "Connection is closed"; the 'error' event carries the real cause.
-  let cause: unknown;
-  client.on('error', (err) => {
-    cause = err;
-  });
-  try {
-    await client.connect();
-    await client.ping();
-    return true;
-  } catch (err) {
-    const reason = cause ?? err;
-    const why = `Redis not reachable at ${REDIS_URL}: ${reason instanceof Error ? reason.message : String(reason)}`;
-    if (process.env.CI === 'true') throw new Error(`${why} (required when CI=true)`);
-    console.warn(`skipping Redis rate-limit tests: ${why}`);
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-const available = await probe();
+const available = await redisAvailable('the Redis rate-limit tests');
 
 const ROLLING: RateLimitPolicy = { kind: 'rolling', limit: 1000, windowMs: DAY_MS };
 const HOURLY: RateLimitPolicy = { kind: 'fixed', limit: 10_000, windowMs: HOUR_MS };
