@@ -108,6 +108,18 @@ describe('Freshness while the store is unreachable', () => {
     expect(freshness.check()).toBeInstanceOf(Promise);
   });
 
+  it('a re-read that does not answer (a partition) counts as unreachable after its time limit', async () => {
+    const store = new SwitchableStore();
+    const freshness = await Freshness.start(store, { readLimitMs: 100 });
+    store.read = () => new Promise<DataState>(() => {});
+    const started = Date.now();
+    await expect(freshness.check()).resolves.toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(freshness.storeUnreachable).toBe(true);
+    expect(freshness.check()).toBeNull();
+    expect(freshness.state.dataVersion).toBe(1);
+  });
+
   it('any other failure still reaches the caller that awaits it', async () => {
     const store = new SwitchableStore();
     const freshness = await Freshness.start(store);

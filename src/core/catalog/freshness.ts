@@ -1,4 +1,4 @@
-import { isStoreUnavailable } from '../errors.ts';
+import { isStoreUnavailable, StoreUnavailableError } from '../errors.ts';
 import type { DataState, StateStore } from '../ports.ts';
 
 type Listener = (next: DataState, prev: DataState) => void;
@@ -8,6 +8,14 @@ type Listener = (next: DataState, prev: DataState) => void;
  * background: no request waits for it). The first after the store is back ends the outage.
  */
 const OUTAGE_RETRY_MS = 250;
+
+/**
+ * The most a re-read of the versions may take before the store counts as unreachable. Every
+ * request waits for a re-read that is due, so a database that stops answering without closing
+ * its connections (a partition) would otherwise hold every request, cached reads included, for as
+ * long as TCP takes to give up. The read is one indexed row: seconds mean the store is not there.
+ */
+const READ_LIMIT_MS = 2_000;
 
 /**
  * Keeps this instance's idea of the data and key versions current. Every request calls check():
@@ -29,14 +37,16 @@ export class Freshness {
   /** When, in epoch ms, the next re-read may start during an outage. */
   private retryAt = 0;
 
+  private readonly listeners: Listener[] = [];
+
   private constructor(
     private readonly store: StateStore,
     private current: DataState,
-    private readonly listeners: Listener[] = [],
+    private readonly readLimitMs: number,
   ) {}
 
-  static async start(store: StateStore): Promise<Freshness> {
-    return new Freshness(store, await store.read());
+  static async start(store: StateStore, opts: { readLimitMs?: number } = {}): Promise<Freshness> {
+    return new Freshness(store, await store.read(), opts.readLimitMs ?? READ_LIMIT_MS);
   }
 
   get state(): DataState {
@@ -73,7 +83,7 @@ export class Freshness {
       try {
         let next: DataState;
         try {
-          next = await this.store.read();
+          next = await this.readWithinLimit();
         } catch (e) {
           this.unread = true;
           if (!isStoreUnavailable(e)) throw e;
@@ -99,5 +109,16 @@ export class Freshness {
     // unhandled rejection. Callers that await it still see the error.
     this.refreshing.catch(() => undefined);
     return this.refreshing;
+  }
+
+  /** store.read(), or StoreUnavailableError once readLimitMs has passed (the late answer is dropped). */
+  private readWithinLimit(): Promise<DataState> {
+    const read = this.store.read();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<never>((_, fail) => {
+      timer = setTimeout(() => fail(new StoreUnavailableError()), this.readLimitMs);
+    });
+    read.catch(() => undefined);
+    return Promise.race([read, limit]).finally(() => clearTimeout(timer));
   }
 }
