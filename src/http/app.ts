@@ -8,6 +8,7 @@ import { adminDisabled } from './admin/disabled.ts';
 import { ADMIN_PREFIX, adminApi } from './admin/index.ts';
 import { AdmissionControl } from './admission.ts';
 import { docsRoutes } from './docs/docs-routes.ts';
+import { llmsTxtRoute } from './docs/llms-txt.ts';
 import { sendError } from './error-body.ts';
 import { notFoundHandler, registerErrorHandling } from './errors.ts';
 import { createFastPath } from './fast-path.ts';
@@ -15,6 +16,7 @@ import { createFrontDoor } from './front-door.ts';
 import { refundRate } from './guard.ts';
 import { registerIntegerParams } from './integer-params.ts';
 import { registerStrictJsonBodies } from './json-body.ts';
+import { mcpEndpoint } from './mcp/index.ts';
 import { countRequests, metricsRoute } from './metrics/metrics-route.ts';
 import { RouteStatsTable } from './metrics/route-stats.ts';
 import { createServiceMetrics } from './metrics/service-metrics.ts';
@@ -222,6 +224,9 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
     specs.push({ name: 'Operator API (/admin/v1)', url: `${ADMIN_PREFIX}/openapi.json` });
   }
   await app.register(docsRoutes(specs));
+  // MCP over Streamable HTTP, Variant A's keys and limits (mcp/, docs/mcp.md), and its signpost.
+  await app.register(mcpEndpoint(ctx));
+  llmsTxtRoute(app);
   await app.register(pages(services, { dashboard: DASHBOARD_PAGES, console: CONSOLE_PAGES }));
   app.get('/healthz', async () => ({ status: 'ok' }));
   // For the operator's Prometheus: the admin token, never cached, never rate-limited (metrics/).

@@ -168,17 +168,22 @@ export async function readCoaForm(request: FastifyRequest, opts: CoaFormOptions)
   for (const [name, value] of values) {
     if (value.trim() === '') throw invalidParameter(name, 'must not be empty.');
   }
-  if (file.subarray(0, 1024).indexOf(PDF_MAGIC) < 0) {
-    throw new DomainError(
-      'unsupported_media_type',
-      'The file is not a PDF: it has no %PDF- header in its first 1024 bytes. Send the certificate as the PDF the lab issued.',
-    );
-  }
+  assertPdf(file);
   return {
     file,
     sha256: hash.digest('hex'),
     fields: { peptide, batchId: values.get('batch_id') ?? null, vendor: values.get('vendor') ?? null },
   };
+}
+
+/** Refuses a file that is not a PDF by its magic bytes (the form and the MCP tool `verify_coa`). */
+export function assertPdf(file: Uint8Array): void {
+  if (Buffer.from(file.buffer, file.byteOffset, Math.min(file.length, 1024)).indexOf(PDF_MAGIC) < 0) {
+    throw new DomainError(
+      'unsupported_media_type',
+      'The file is not a PDF: it has no %PDF- header in its first 1024 bytes. Send the certificate as the PDF the lab issued.',
+    );
+  }
 }
 
 /** Multipart framing errors as the documented refusals: what, never how. */

@@ -1,0 +1,202 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodError } from 'zod';
+import { grantsOf } from '../../core/accounts/plans.ts';
+import type { Principal } from '../../core/keys/model.ts';
+import type { RateHeaders } from '../admission.ts';
+import { coaUploadBudget } from '../coa-upload.ts';
+import { sendError } from '../error-body.ts';
+import { INTERNAL_MESSAGE } from '../error-status.ts';
+import { setRateHeaders } from '../guard.ts';
+import type { VariantContext } from '../variant-context.ts';
+import { admitCaller, admitToolCall, rateNumbers } from './caller.ts';
+import { restError, rpcError } from './errors.ts';
+import { buildMcpServer } from './server.ts';
+import { TOOLS } from './tools/index.ts';
+
+export const MCP_PATH = '/mcp';
+
+/** A request body any MCP message but verify_coa's fits in; larger ones need the Enterprise plan. */
+const SMALL_BODY_BYTES = 64 * 1024;
+/** Framing around a verify_coa's base64 file: the JSON-RPC envelope and the other arguments. */
+const ENVELOPE_BYTES = 16 * 1024;
+/** A tool call that takes longer is abandoned (verify_coa's reader has tighter limits of its own). */
+export const TOOL_CALL_TIMEOUT_MS = 60_000;
+
+interface Caller {
+  principal: Principal;
+  rate: RateHeaders;
+}
+
+interface JsonRpcRequest {
+  jsonrpc?: unknown;
+  id?: string | number | null;
+  method?: unknown;
+  params?: { name?: unknown; arguments?: unknown };
+}
+
+/**
+ * `/mcp`: the Model Context Protocol over Streamable HTTP (the official SDK), stateless: every POST
+ * carries one JSON-RPC message and gets its answer as JSON; no session, no server-sent stream (GET
+ * and DELETE answer 405, as the transport's specification allows). Keys, plans and limits are
+ * Variant A's (caller.ts); the tools are thin over the core (tools/). docs/mcp.md.
+ */
+export function mcpEndpoint(ctx: VariantContext) {
+  const { services, admission } = ctx;
+  return async function plugin(app: FastifyInstance): Promise<void> {
+    const maxBytes = services.config.coa.maxBytes;
+    // verify_coa's file arrives base64-encoded: 4 characters per 3 bytes.
+    const bodyLimit = Math.ceil(maxBytes / 3) * 4 + ENVELOPE_BYTES;
+    // Large bodies share the CoA uploads' budget of bodies in memory (coa-upload.ts).
+    const budget = coaUploadBudget(services);
+    const callers = new WeakMap<FastifyRequest, Caller>();
+
+    /** Before the body is read: the key and its plan, and room for a large body. */
+    const gate = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const admitted = await admitCaller(services, admission, request, reply);
+      if (!admitted) return;
+      const principal = admitted.principal;
+      callers.set(request, { principal, rate: rateNumbers(admitted) });
+      const length = Number(request.headers['content-length'] ?? Number.NaN);
+      if (Number.isFinite(length) && length <= SMALL_BODY_BYTES) return;
+      if (!grantsOf(principal.plan).has('enterprise')) {
+        sendError(
+          request,
+          reply,
+          'file_too_large',
+          `An MCP request is at most ${SMALL_BODY_BYTES} bytes; only verify_coa (Enterprise plan) takes more.`,
+        );
+        return;
+      }
+      if (Number.isFinite(length) && length > bodyLimit) {
+        sendError(request, reply, 'file_too_large', `An MCP request is at most ${bodyLimit} bytes.`);
+        return;
+      }
+      const release = budget.tryReserve(principal.accountId, Number.isFinite(length) ? length : bodyLimit);
+      if (!release) {
+        sendError(
+          request,
+          reply,
+          'service_unavailable',
+          'Too many uploads are being read right now; retry in a few seconds.',
+        );
+        return;
+      }
+      reply.raw.once('close', release);
+    };
+
+    app.post(MCP_PATH, { bodyLimit, onRequest: gate }, async (request, reply) => {
+      const caller = callers.get(request);
+      if (!caller) throw new Error('the MCP gate admitted a request without a caller');
+      const raw = reply.raw;
+      const body = request.body as JsonRpcRequest | JsonRpcRequest[] | undefined;
+      if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+        return reply
+          .code(400)
+          .send(
+            rpcError(
+              null,
+              restError(
+                'invalid_parameter',
+                'Send one JSON-RPC message per request as a JSON object (batches are not accepted).',
+                request.id,
+              ),
+            ),
+          );
+      }
+      let rate = caller.rate;
+      const tool = body.method === 'tools/call' ? TOOLS.get(String(body.params?.name)) : undefined;
+      if (tool) {
+        const decided = await admitToolCall(admission, request, tool.access);
+        if (!decided.ok) {
+          if (decided.rate) setRateHeaders(reply, decided.rate);
+          if (decided.retryAfterS !== null) reply.header('retry-after', decided.retryAfterS);
+          return reply.send(
+            rpcError(
+              body.id ?? null,
+              restError(decided.code, decided.message, request.id, decided.retryAfterS),
+            ),
+          );
+        }
+        rate = rateNumbers(decided);
+        // Arguments are judged after the call is counted, as REST judges parameters after the guard.
+        const parsed = tool.input.strict().safeParse(body.params?.arguments ?? {});
+        if (!parsed.success) {
+          setRateHeaders(reply, rate);
+          return reply.send(
+            rpcError(
+              body.id ?? null,
+              restError('invalid_parameter', argumentsMessage(parsed.error), request.id),
+            ),
+          );
+        }
+      }
+      // From here the SDK's transport writes the answer on the socket itself.
+      reply.hijack();
+      raw.setHeader('x-request-id', request.id);
+      raw.setHeader('cache-control', 'no-store');
+      raw.setHeader('x-ratelimit-limit', rate.limitText);
+      raw.setHeader('x-ratelimit-remaining', rate.remaining);
+      raw.setHeader('x-ratelimit-reset', rate.resetText);
+      const done = new AbortController();
+      const timer = setTimeout(() => done.abort(), TOOL_CALL_TIMEOUT_MS);
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      const server = buildMcpServer(
+        { services, principal: caller.principal, signal: done.signal },
+        request.id,
+        request.log,
+      );
+      raw.once('close', () => {
+        clearTimeout(timer);
+        done.abort();
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, raw, body);
+      } catch (err) {
+        request.log.error({ err }, 'mcp transport failed');
+        if (!raw.headersSent) {
+          raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+          raw.end(
+            JSON.stringify(
+              rpcError(body.id ?? null, restError('internal_error', INTERNAL_MESSAGE, request.id)),
+            ),
+          );
+        } else raw.destroy();
+      }
+    });
+
+    // Stateless: no server-sent stream to open and no session to end.
+    const notAllowed = async (request: FastifyRequest, reply: FastifyReply) =>
+      reply
+        .code(405)
+        .header('allow', 'POST')
+        .send(
+          rpcError(
+            null,
+            restError(
+              'invalid_parameter',
+              'This MCP endpoint is stateless: POST one JSON-RPC message; there is no stream to GET and no session to DELETE.',
+              request.id,
+            ),
+          ),
+        );
+    app.get(MCP_PATH, { onRequest: gate }, notAllowed);
+    app.delete(MCP_PATH, { onRequest: gate }, notAllowed);
+  };
+}
+
+/** The first problem zod found, in the REST words: `Parameter 'x' …`. */
+function argumentsMessage(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'The arguments are invalid.';
+  if (issue.code === 'unrecognized_keys')
+    return `Parameter '${issue.keys[0]}' is not an argument of this tool.`;
+  const name = issue.path.join('.') || 'arguments';
+  return `Parameter '${name}' is invalid: ${issue.message}.`;
+}
