@@ -1,0 +1,148 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../support/databases.ts';
+import { type McpFixture, post, setupMcp } from './fixtures.ts';
+
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
+/** The JSON-RPC error a refused call rejects with (the REST error object in `data`). */
+async function refusal(p: Promise<unknown>): Promise<McpError> {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(McpError);
+  return e as McpError;
+}
+
+describe.each(DIALECTS)('/mcp: keys, plans, limits and arguments (%s)', (dialect) => {
+  let f: McpFixture;
+  beforeAll(async () => {
+    f = await setupMcp(dialect);
+  });
+  afterAll(async () => f?.ctx.close());
+
+  it('no key: HTTP 401 with the documented body, and the SDK client fails to connect', async () => {
+    const r = await post(f.url, INIT);
+    expect(r.status).toBe(401);
+    const body = (await r.json()) as { error: { code: string; message: string; status: number } };
+    expect(body.error).toMatchObject({ code: 'invalid_api_key', status: 401 });
+    expect(body.error.message).toContain('no Authorization header');
+    expect(r.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+
+  it('an unknown key: 401 invalid_api_key through the SDK client', async () => {
+    const e = await f.connect('prk_live_000000000000000000000000000000000000000').then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(e).toBeInstanceOf(StreamableHTTPError);
+    expect((e as StreamableHTTPError).code).toBe(401);
+    expect((e as Error).message).toContain('invalid_api_key');
+  });
+
+  it('a free plan: HTTP 403 plan_required, as /v1 answers it', async () => {
+    const key = await f.ctx.keyFor('free');
+    const r = await post(f.url, INIT, { authorization: `Bearer ${key}` });
+    expect(r.status).toBe(403);
+    const body = (await r.json()) as { error: { code: string; message: string } };
+    const rest = await f.ctx.app.inject({ url: '/v1/vendors', headers: { authorization: `Bearer ${key}` } });
+    expect(body.error.code).toBe('plan_required');
+    expect(body.error.message).toBe((rest.json() as { error: { message: string } }).error.message);
+  });
+
+  it('verify_coa on a Pro key: a JSON-RPC plan_required error; its reads work', async () => {
+    const client = await f.connect(await f.ctx.keyFor('pro'));
+    const e = await refusal(
+      client.callTool({ name: 'verify_coa', arguments: { pdf_base64: 'JVBERi0=', peptide: 'bpc-157' } }),
+    );
+    expect(e.code).toBe(-32003);
+    expect(e.data).toMatchObject({ code: 'plan_required', status: 403 });
+    const ok = await client.callTool({ name: 'search', arguments: { query: 'aurora' } });
+    expect(ok.isError).toBeFalsy();
+  });
+
+  it('rate limit: each tools/call counts one of the hourly limit; initialize and lists do not', async () => {
+    const key = await f.ctx.keyFor('custom', undefined, { rateLimitA: 2 });
+    const client: Client = await f.connect(key);
+    await client.listTools();
+    await client.listResources();
+    for (let i = 0; i < 2; i++) {
+      const r = await client.callTool({ name: 'get_vendor', arguments: { vendor: 'aurora' } });
+      expect(r.isError).toBeFalsy();
+    }
+    const e = await refusal(client.callTool({ name: 'get_vendor', arguments: { vendor: 'aurora' } }));
+    expect(e.code).toBe(-32029);
+    const data = e.data as { code: string; status: number; retry_after: number; message: string };
+    expect(data).toMatchObject({ code: 'rate_limited', status: 429 });
+    // The next UTC hour from T0 (12:00:00) is an hour away.
+    expect(data.retry_after).toBe(3600);
+    expect(data.message).toContain('2 requests per hour');
+    // The same quota as /v1: it is spent there too.
+    const rest = await f.ctx.app.inject({ url: '/v1/vendors', headers: { authorization: `Bearer ${key}` } });
+    expect(rest.statusCode).toBe(429);
+    // Not counted: still answered.
+    expect((await client.listTools()).tools.length).toBe(7);
+    // And by hand: the rate headers and Retry-After are on the answer.
+    const r = await post(
+      f.url,
+      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'search', arguments: { query: 'x' } } },
+      { authorization: `Bearer ${key}` },
+    );
+    expect(r.status).toBe(200);
+    expect(r.headers.get('retry-after')).toBe('3600');
+    expect(r.headers.get('x-ratelimit-limit')).toBe('2');
+    expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(((await r.json()) as { error: { data: { code: string } } }).error.data.code).toBe('rate_limited');
+  });
+
+  it('invalid arguments: a JSON-RPC invalid_parameter naming the argument (counted, as REST counts a 400)', async () => {
+    const key = await f.ctx.keyFor('custom', undefined, { rateLimitA: 5 });
+    const client = await f.connect(key);
+    const e = await refusal(client.callTool({ name: 'search', arguments: { query: '' } }));
+    expect(e.code).toBe(-32602);
+    expect(e.data).toMatchObject({ code: 'invalid_parameter', status: 400 });
+    expect((e.data as { message: string }).message).toMatch(/^Parameter 'query' is invalid/);
+    const extra = await refusal(
+      client.callTool({ name: 'get_vendor', arguments: { vendor: 'aurora', color: 'red' } }),
+    );
+    expect((extra.data as { message: string }).message).toBe(
+      "Parameter 'color' is not an argument of this tool.",
+    );
+    const r = await post(
+      f.url,
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: {} } },
+      { authorization: `Bearer ${key}` },
+    );
+    // Three calls counted of five.
+    expect(r.headers.get('x-ratelimit-remaining')).toBe('2');
+  });
+
+  it('GET and DELETE answer 405 (stateless), a batch 400', async () => {
+    const auth = { authorization: `Bearer ${f.key}` };
+    expect((await fetch(f.url, { headers: { ...auth, accept: 'text/event-stream' } })).status).toBe(405);
+    expect((await fetch(f.url, { method: 'DELETE', headers: auth })).status).toBe(405);
+    const r = await post(f.url, [INIT], auth);
+    expect(r.status).toBe(400);
+  });
+
+  it('a body over 64 KB needs the Enterprise plan (413 before it is read)', async () => {
+    const key = await f.ctx.keyFor('pro');
+    const big = {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'x'.repeat(70_000) } },
+    };
+    const r = await post(f.url, big, { authorization: `Bearer ${key}` });
+    expect(r.status).toBe(413);
+    expect(((await r.json()) as { error: { code: string } }).error.code).toBe('file_too_large');
+  });
+});
