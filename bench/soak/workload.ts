@@ -158,10 +158,16 @@ export async function readClients(l: Lanes, clients: number, rps: number): Promi
         }
       }
       const pool: KeyPool = k.pool === 'readers' ? l.world.readers : l.world.hooks;
-      const key = await pool.take(k.scope);
-      const a = await l.http.send('GET', k.path(l.world, rnd), { authorization: `Bearer ${key}` });
-      pool.note(key, k.scope, a.headers);
-      judge(l.rec, k.kind, a);
+      try {
+        const key = await pool.take(k.scope);
+        const a = await l.http.send('GET', k.path(l.world, rnd), { authorization: `Bearer ${key}` });
+        pool.note(key, k.scope, a.headers);
+        judge(l.rec, k.kind, a);
+      } catch (e) {
+        // No key left (the pool could not grow): an error of the run, and the client goes on.
+        l.rec.error(k.kind, 0, 0, (e as Error).message);
+        await sleep(1000);
+      }
     }
   };
   await Promise.all(Array.from({ length: clients }, (_, c) => lane(c)));
