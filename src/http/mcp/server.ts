@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { FastifyBaseLogger } from 'fastify';
+import { DomainError } from '../../core/errors.ts';
 import { toolError } from './errors.ts';
 import { registerResources } from './resources.ts';
 import { TOOLS } from './tools/index.ts';
@@ -12,9 +13,37 @@ const INSTRUCTIONS =
   'vendor and peptide slugs, then get_vendor, rank_vendors, get_prices, lookup_batch and explain_score. ' +
   'verify_coa checks a CoA PDF (Enterprise plan). The methodology is the resource purerank://docs/methodology.';
 
+/** The tool's answer, or service_unavailable once the call's signal aborts (its time limit, or the client left). */
+function withinTime<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(tooSlow());
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(tooSlow());
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', stop);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(e);
+      },
+    );
+  });
+}
+
+const tooSlow = () =>
+  new DomainError(
+    'service_unavailable',
+    'The tool call took longer than its time limit; retry in a few seconds.',
+    {
+      retryAfterSeconds: 2,
+    },
+  );
+
 /**
  * One McpServer per HTTP request (stateless mode: no session, nothing kept between requests). Building
- * it registers seven tools and a resource, a few microseconds; the zod schemas are the modules' own.
+ * it registers seven tools and a resource; the zod schemas are built once, by the modules.
  */
 export function buildMcpServer(call: ToolCall, requestId: string, log: FastifyBaseLogger): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
@@ -30,7 +59,7 @@ export function buildMcpServer(call: ToolCall, requestId: string, log: FastifyBa
       },
       async (args: unknown) => {
         try {
-          const out = await tool.run(args as never, call);
+          const out = await withinTime(tool.run(args as never, call), call.signal);
           return { structuredContent: out, content: [{ type: 'text', text: JSON.stringify(out) }] };
         } catch (err) {
           return toolError(err, requestId, log);
