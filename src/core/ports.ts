@@ -10,6 +10,9 @@ import type { BatchAdminView, OverrideEntry, ReviewFacts, VendorAdminView } from
 import type { Peptide } from './peptides/model.ts';
 import type { StoredPrice } from './prices/model.ts';
 import type { RateLimitStateStore } from './ratelimit/model.ts';
+import type { OverrideMap } from './scoring/composite.ts';
+import type { VendorEvidenceSums } from './scoring/evidence.ts';
+import type { EvidenceCutoffs, MethodParams } from './scoring/method.ts';
 import type { UsageStore } from './usage/ports.ts';
 import type { SessionStore, UserStore } from './users/ports.ts';
 import type { Vendor, VendorDetail } from './vendors/model.ts';
@@ -110,6 +113,15 @@ export interface CatalogStore {
   listOfferings(vendorIds?: readonly number[]): Promise<{ peptideId: number; vendorId: number }[]>;
   /** Evidence shown in Variant A's vendor report. */
   vendorEvidence(vendorId: number, recent: number): Promise<VendorEvidence>;
+  /**
+   * What the scoring engine reads for one vendor at the cutoffs' time: its evidence sums (the same
+   * queries the recomputation runs) and the operator's overrides (the MCP tool explain_score).
+   */
+  scoreInputs(
+    vendorId: number,
+    cut: EvidenceCutoffs,
+    method: MethodParams,
+  ): Promise<{ evidence: VendorEvidenceSums; overrides: OverrideMap }>;
 }
 
 export interface VendorEvidence {

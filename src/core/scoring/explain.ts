@@ -1,7 +1,9 @@
-import type { Pillar, Pillars, Vendor } from '../vendors/model.ts';
+import type { PartialPillars, Pillar, Pillars, Vendor } from '../vendors/model.ts';
 import { PILLARS } from '../vendors/model.ts';
-import { compositeOf, tierOf } from './composite.ts';
+import { compositeOf, effectiveScore, type OverrideMap, tierOf } from './composite.ts';
+import type { VendorEvidenceSums } from './evidence.ts';
 import { METHOD_VERSION, type MethodParams } from './method.ts';
+import { computePillars } from './pillars.ts';
 
 /** One pillar's part in a composite: its value, its weight and the points it contributes. */
 export interface PillarPart {
@@ -11,8 +13,19 @@ export interface PillarPart {
   weight: number;
   /** value × weight, unrounded: the parts sum to the composite before rounding. */
   points: number;
+  /** What the evidence gives the pillar now (null: too little evidence to score). */
+  computed: number | null;
+  /** The operator's override of the pillar, if any (it wins over `computed`). */
+  override: number | null;
   /** How the method computes the pillar, with this method's parameters filled in. */
   how: string;
+}
+
+/** What the scoring engine reads for the vendor (CatalogStore.scoreInputs), and when. */
+export interface ScoreInputs {
+  evidence: VendorEvidenceSums;
+  overrides: OverrideMap;
+  nowMs: number;
 }
 
 export interface ScoreExplanation {
@@ -28,6 +41,16 @@ export interface ScoreExplanation {
   /** True when an operator override pins the composite (the pillars may be overridden too: docs/methodology.md). */
   scorePinned: boolean;
   minApprovedBatches: number;
+  /** The engine's inputs, and what it computes from them now. */
+  evidence: VendorEvidenceSums;
+  overrides: OverrideMap;
+  computedAt: string;
+  /**
+   * The score the engine gives from the evidence at `computedAt`. It differs from the published
+   * `score` only when time has aged the evidence since the last recomputation (a nightly
+   * `purerank scores recompute` or any write touching the vendor publishes it).
+   */
+  recomputedScore: number | null;
 }
 
 const pct = (x: number): string => `${Math.round(x * 1000) / 10}%`;
@@ -59,14 +82,15 @@ export function pillarRules(m: MethodParams): Record<Pillar, string> {
 }
 
 /**
- * How a vendor's score is made of its pillars under the method in force: each pillar's value, its
- * weight and its points, and whether an override pins the composite. The pillars are the ones the
- * scoring engine stored (overrides applied); the composite is recomputed by the engine's own
- * compositeOf, so a difference from the stored score can only be a pinned score.
+ * How a vendor's score is made of its pillars under the method in force: each published pillar's
+ * value, weight and points, what the evidence gives it now and any override, and whether an override
+ * pins the composite. Everything is computed by the engine's own functions (computePillars,
+ * effectiveScore, compositeOf) from the inputs the recomputation reads: nothing here re-states a rule.
  */
-export function explainScore(v: Vendor, m: MethodParams): ScoreExplanation {
+export function explainScore(v: Vendor, m: MethodParams, inputs: ScoreInputs): ScoreExplanation {
   const rules = pillarRules(m);
   const pillars: Pillars | null = v.pillars;
+  const computed: PartialPillars = computePillars(inputs.evidence, inputs.nowMs, m);
   const total = PILLARS.reduce((sum, p) => sum + m.weights[p], 0);
   const parts: PillarPart[] =
     pillars === null
@@ -76,6 +100,8 @@ export function explainScore(v: Vendor, m: MethodParams): ScoreExplanation {
           value: pillars[p],
           weight: m.weights[p] / total,
           points: (pillars[p] * m.weights[p]) / total,
+          computed: computed[p],
+          override: inputs.overrides[p] ?? null,
           how: rules[p],
         }));
   const composite = pillars === null ? null : compositeOf(pillars, m.weights);
@@ -87,7 +113,11 @@ export function explainScore(v: Vendor, m: MethodParams): ScoreExplanation {
     tier: v.score === null ? null : tierOf(v.score),
     parts,
     composite,
-    scorePinned: v.score !== null && composite !== null && v.score !== composite,
+    scorePinned: inputs.overrides.score !== undefined,
     minApprovedBatches: m.minApprovedBatches,
+    evidence: inputs.evidence,
+    overrides: inputs.overrides,
+    computedAt: new Date(inputs.nowMs).toISOString(),
+    recomputedScore: effectiveScore(computed, inputs.overrides, m.weights).score,
   };
 }

@@ -2,9 +2,13 @@ import type { Kysely, Selectable } from 'kysely';
 import { comparePeptides, type Peptide } from '../../core/peptides/model.ts';
 import type { CatalogStore, VendorEvidence } from '../../core/ports.ts';
 import type { PriceSource, StoredPrice } from '../../core/prices/model.ts';
-import type { ListingPlan, Vendor, VendorDetail } from '../../core/vendors/model.ts';
+import type { OverrideMap } from '../../core/scoring/composite.ts';
+import { NO_EVIDENCE, type VendorEvidenceSums } from '../../core/scoring/evidence.ts';
+import type { EvidenceCutoffs, MethodParams } from '../../core/scoring/method.ts';
+import type { ListingPlan, Pillar, Vendor, VendorDetail } from '../../core/vendors/model.ts';
 import type { Database, PeptidesTable, VendorsTable } from '../schema.ts';
 import { selectBatchRecords, toBatchRecord } from './batch-store.ts';
+import { loadEvidence } from './evidence-query.ts';
 
 export function toVendor(r: Selectable<VendorsTable>): Vendor {
   const p = [r.eff_coa, r.eff_purity, r.eff_sentiment, r.eff_transparency, r.eff_experience];
@@ -208,5 +212,19 @@ export class KyselyCatalogStore implements CatalogStore {
       peptideNames: names.sort(comparePeptides).map((n) => n.name),
       recent: rows.map(({ at: _at, ...r }) => toBatchRecord(r)),
     };
+  }
+
+  async scoreInputs(
+    vendorId: number,
+    cut: EvidenceCutoffs,
+    method: MethodParams,
+  ): Promise<{ evidence: VendorEvidenceSums; overrides: OverrideMap }> {
+    const [evidence, rows] = await Promise.all([
+      loadEvidence(this.db, [vendorId], cut, method),
+      this.db.selectFrom('overrides').select(['field', 'value']).where('vendor_id', '=', vendorId).execute(),
+    ]);
+    const overrides: OverrideMap = {};
+    for (const o of rows) overrides[o.field as Pillar | 'score'] = o.value;
+    return { evidence: evidence.get(vendorId) ?? NO_EVIDENCE, overrides };
   }
 }

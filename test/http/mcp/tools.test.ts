@@ -154,6 +154,7 @@ describe.each(DIALECTS)('/mcp: tools over the SDK client (%s)', (dialect) => {
       pillar: string;
       value: number;
       weight: number;
+      computed: number | null;
       points: number;
       how: string;
     }[];
@@ -173,6 +174,27 @@ describe.each(DIALECTS)('/mcp: tools over the SDK client (%s)', (dialect) => {
       await f.ctx.app.inject({ url: '/v1/vendors/aurora', headers: { authorization: `Bearer ${f.key}` } })
     ).json() as { score: number };
     expect(out.score).toBe(report.score);
+    // The engine's inputs: aurora's three approved batches, none with a public link; the score
+    // recomputed from them now is the published one (nothing has aged since the import at T0).
+    expect(out.evidence).toMatchObject({ approved_batches: 3, with_source_url: 0, reviews: 0 });
+    expect(out.recomputed_score).toBe(out.score);
+    expect(parts.every((p) => p.computed === p.value)).toBe(true);
+  });
+
+  it('explain_score: an override wins over the evidence, and says so', async () => {
+    const loaded = await f.ctx.load([
+      { type: 'override', vendorSlug: 'helix', field: 'sentiment', value: 12, reason: 'test' },
+    ]);
+    expect(loaded.ok, JSON.stringify(loaded)).toBe(true);
+    const out = structured(await client.callTool({ name: 'explain_score', arguments: { vendor: 'helix' } }));
+    expect(out.overrides).toEqual({ sentiment: 12 });
+    const sentiment = (
+      out.parts as { pillar: string; value: number; computed: number; override: number }[]
+    ).find((p) => p.pillar === 'sentiment');
+    // No reviews: the prior alone, 3.5 stars → (3.5 − 1) / 4 × 100 = 62.5 → 63.
+    expect(sentiment).toMatchObject({ value: 12, computed: 63, override: 12 });
+    expect(out.score_pinned).toBe(false);
+    expect(out.score).toBe(out.composite);
   });
 
   it('verify_coa: a base64 PDF through the same verifier as POST /v1/coa/verify', async () => {
