@@ -125,6 +125,22 @@ describe.each(DIALECTS)('/mcp: keys, plans, limits and arguments (%s)', (dialect
     expect(r.headers.get('x-ratelimit-remaining')).toBe('2');
   });
 
+  it('an answer by hand: JSON, no session id, the request id and the quota, nothing counted for a list', async () => {
+    const key = await f.ctx.keyFor('custom', undefined, { rateLimitA: 7 });
+    const auth = { authorization: `Bearer ${key}`, 'x-request-id': 'mcp-by-hand-1' };
+    const r = await post(f.url, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, auth);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('application/json');
+    expect(r.headers.get('mcp-session-id')).toBeNull();
+    expect(r.headers.get('x-request-id')).toBe('mcp-by-hand-1');
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.headers.get('x-ratelimit-limit')).toBe('7');
+    expect(r.headers.get('x-ratelimit-remaining')).toBe('7');
+    const body = (await r.json()) as { id: number; result: { tools: unknown[] } };
+    expect(body.id).toBe(5);
+    expect(body.result.tools.length).toBe(7);
+  });
+
   it('GET and DELETE answer 405 (stateless), a batch 400', async () => {
     const auth = { authorization: `Bearer ${f.key}` };
     expect((await fetch(f.url, { headers: { ...auth, accept: 'text/event-stream' } })).status).toBe(405);
