@@ -57,6 +57,8 @@ export function mcpEndpoint(ctx: VariantContext) {
       if (!admitted) return;
       const principal = admitted.principal;
       callers.set(request, { principal, rate: rateNumbers(admitted) });
+      // GET and DELETE carry no body to make room for.
+      if (request.method !== 'POST') return;
       const length = Number(request.headers['content-length'] ?? Number.NaN);
       if (Number.isFinite(length) && length <= SMALL_BODY_BYTES) return;
       if (!grantsOf(principal.plan).has('enterprise')) {
@@ -64,7 +66,7 @@ export function mcpEndpoint(ctx: VariantContext) {
           request,
           reply,
           'file_too_large',
-          `An MCP request is at most ${SMALL_BODY_BYTES} bytes; only verify_coa (Enterprise plan) takes more.`,
+          `An MCP request is at most ${SMALL_BODY_BYTES} bytes, with a Content-Length; only verify_coa (Enterprise plan) takes more.`,
         );
         return;
       }

@@ -145,6 +145,8 @@ describe.each(DIALECTS)('/mcp: keys, plans, limits and arguments (%s)', (dialect
     const auth = { authorization: `Bearer ${f.key}` };
     expect((await fetch(f.url, { headers: { ...auth, accept: 'text/event-stream' } })).status).toBe(405);
     expect((await fetch(f.url, { method: 'DELETE', headers: auth })).status).toBe(405);
+    const pro = { authorization: `Bearer ${await f.ctx.keyFor('pro')}` };
+    expect((await fetch(f.url, { headers: { ...pro, accept: 'text/event-stream' } })).status).toBe(405);
     const r = await post(f.url, [INIT], auth);
     expect(r.status).toBe(400);
   });
