@@ -52,9 +52,9 @@ export function mcpEndpoint(ctx: VariantContext) {
     const callers = new WeakMap<FastifyRequest, Caller>();
 
     /** Before the body is read: the key and its plan, and room for a large body. */
-    const gate = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const gate = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
       const admitted = await admitCaller(services, admission, request, reply);
-      if (!admitted) return;
+      if (!admitted) return reply;
       const principal = admitted.principal;
       callers.set(request, { principal, rate: rateNumbers(admitted) });
       // GET and DELETE carry no body to make room for.
@@ -62,29 +62,27 @@ export function mcpEndpoint(ctx: VariantContext) {
       const length = Number(request.headers['content-length'] ?? Number.NaN);
       if (Number.isFinite(length) && length <= SMALL_BODY_BYTES) return;
       if (!grantsOf(principal.plan).has('enterprise')) {
-        sendError(
+        return sendError(
           request,
           reply,
           'file_too_large',
           `An MCP request is at most ${SMALL_BODY_BYTES} bytes, with a Content-Length; only verify_coa (Enterprise plan) takes more.`,
         );
-        return;
       }
       if (Number.isFinite(length) && length > bodyLimit) {
-        sendError(request, reply, 'file_too_large', `An MCP request is at most ${bodyLimit} bytes.`);
-        return;
+        return sendError(request, reply, 'file_too_large', `An MCP request is at most ${bodyLimit} bytes.`);
       }
       const release = budget.tryReserve(principal.accountId, Number.isFinite(length) ? length : bodyLimit);
       if (!release) {
-        sendError(
+        return sendError(
           request,
           reply,
           'service_unavailable',
           'Too many uploads are being read right now; retry in a few seconds.',
         );
-        return;
       }
       reply.raw.once('close', release);
+      return undefined;
     };
 
     app.post(MCP_PATH, { bodyLimit, onRequest: gate }, async (request, reply) => {
