@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../../support/context.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { type McpFixture, post, setupMcp } from './fixtures.ts';
 
@@ -11,6 +12,23 @@ const INIT = {
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
+
+/** `/mcp` answers with status 200 so far, from the per-route metrics. */
+async function mcpOk(f: McpFixture): Promise<number> {
+  const metrics = await f.ctx.app.inject({
+    url: '/metrics',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  const line = metrics.body
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith('purerank_http_requests_total{') &&
+        l.includes('route="/mcp"') &&
+        l.includes('status="200"'),
+    );
+  return line === undefined ? 0 : Number(line.split(' ').pop());
+}
 
 /** The JSON-RPC error a refused call rejects with (the REST error object in `data`). */
 async function refusal(p: Promise<unknown>): Promise<McpError> {
@@ -139,6 +157,10 @@ describe.each(DIALECTS)('/mcp: keys, plans, limits and arguments (%s)', (dialect
     const body = (await r.json()) as { id: number; result: { tools: unknown[] } };
     expect(body.id).toBe(5);
     expect(body.result.tools.length).toBe(7);
+    // Counted once in the per-route metrics, though the transport writes the answer itself.
+    const before = await mcpOk(f);
+    await post(f.url, { jsonrpc: '2.0', id: 6, method: 'tools/list' }, auth);
+    expect(await mcpOk(f)).toBe(before + 1);
   });
 
   it('GET and DELETE answer 405 (stateless), a batch 400', async () => {
