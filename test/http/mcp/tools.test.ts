@@ -220,6 +220,23 @@ describe.each(DIALECTS)('/mcp: tools over the SDK client (%s)', (dialect) => {
       }),
     );
     expect(notPdf.code).toBe('unsupported_media_type');
+    const blank = toolError(
+      await client.callTool({
+        name: 'verify_coa',
+        arguments: { pdf_base64: Buffer.from(pdf).toString('base64'), peptide: '  ' },
+      }),
+    );
+    expect(blank).toMatchObject({
+      code: 'invalid_parameter',
+      message: "Parameter 'peptide' must not be empty.",
+    });
+    const notBase64 = toolError(
+      await client.callTool({
+        name: 'verify_coa',
+        arguments: { pdf_base64: 'JVBE*i0=', peptide: 'bpc-157' },
+      }),
+    );
+    expect(notBase64.code).toBe('invalid_parameter');
   });
 
   it('the methodology resource is docs/methodology.md', async () => {

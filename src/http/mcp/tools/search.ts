@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT } from '../../../core/search/search-catalog.ts';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  MAX_QUERY_LENGTH,
+  MAX_SEARCH_LIMIT,
+} from '../../../core/search/search-catalog.ts';
 import { presentSearch } from '../../variant-a/present.ts';
 import { defineTool } from './model.ts';
 import { Tier } from './shapes.ts';
@@ -21,7 +25,7 @@ export const searchTool = defineTool({
       .min(1)
       .max(MAX_SEARCH_LIMIT)
       .optional()
-      .describe(`Results per kind, 1..${MAX_SEARCH_LIMIT} (default 10).`),
+      .describe(`Results per kind, 1..${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT}).`),
   }),
   output: z.object({
     vendors: z.array(
@@ -37,7 +41,7 @@ export const searchTool = defineTool({
   }),
   async run({ query, limit }, { services: s }) {
     const snap = await s.catalog.get(s.freshness.state);
-    const result = s.search.search(snap, query, limit ?? 10);
+    const result = s.search.search(snap, query, limit ?? DEFAULT_SEARCH_LIMIT);
     const count = (p: string) => snap.peptideRankings.get(p)?.length ?? 0;
     return JSON.parse(presentSearch(result, count)) as Record<string, unknown>;
   },

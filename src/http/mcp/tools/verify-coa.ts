@@ -43,6 +43,10 @@ export const verifyCoaTool = defineTool({
     })
     .passthrough(),
   async run(args, { services: s, principal, signal }) {
+    // As the upload form: a field that is sent must say something.
+    for (const name of ['peptide', 'batch_id', 'vendor'] as const) {
+      if (args[name]?.trim() === '') throw invalidParameter(name, 'must not be empty.');
+    }
     const maxBytes = s.config.coa.maxBytes;
     const text = args.pdf_base64;
     if (decodedBytes(text) > maxBytes + 2) throw new DomainError('file_too_large', tooLarge(maxBytes));
