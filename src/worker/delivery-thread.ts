@@ -78,8 +78,10 @@ const log: WorkerLog = {
   error: (fields, msg) => send({ kind: 'log', level: 'error', fields: plain(fields), msg }),
 };
 
-nameThread();
+// Lowered before it is named: whoever finds the thread by its name (an operator, the test) sees
+// its final priority, never the moment between the two.
 const priority = lowerPriority(nice);
+nameThread();
 // The main thread has migrated the schema before it started this thread.
 const store = await openStore(parseDatabaseUrl(config.databaseUrl), {
   method: config.scoring,
