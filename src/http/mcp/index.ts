@@ -1,4 +1,3 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodError } from 'zod';
 import { grantsOf } from '../../core/accounts/plans.ts';
@@ -11,10 +10,15 @@ import { setRateHeaders } from '../guard.ts';
 import type { VariantContext } from '../variant-context.ts';
 import { admitCaller, admitToolCall, rateNumbers } from './caller.ts';
 import { restError, rpcError } from './errors.ts';
-import { buildMcpServer } from './server.ts';
-import { TOOLS } from './tools/index.ts';
 
 export const MCP_PATH = '/mcp';
+
+/** The SDK and the tools, imported once, on the first message (runtime.ts says why). */
+let runtime: Promise<typeof import('./runtime.ts')> | null = null;
+const loadRuntime = () => {
+  runtime ??= import('./runtime.ts');
+  return runtime;
+};
 
 /** A request body any MCP message but verify_coa's fits in; larger ones need the Enterprise plan. */
 const SMALL_BODY_BYTES = 64 * 1024;
@@ -104,6 +108,7 @@ export function mcpEndpoint(ctx: VariantContext) {
             ),
           );
       }
+      const { TOOLS, StreamableHTTPServerTransport, buildMcpServer } = await loadRuntime();
       let rate = caller.rate;
       const tool = body.method === 'tools/call' ? TOOLS.get(String(body.params?.name)) : undefined;
       if (tool) {
