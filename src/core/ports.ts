@@ -9,6 +9,7 @@ import type { ActionQuery, OperatorAction } from './operator/actions.ts';
 import type { BatchAdminView, OverrideEntry, ReviewFacts, VendorAdminView } from './operator/model.ts';
 import type { Peptide } from './peptides/model.ts';
 import type { StoredPrice } from './prices/model.ts';
+import type { PriceChange } from './prices/price-stats.ts';
 import type { RateLimitStateStore } from './ratelimit/model.ts';
 import type { OverrideMap } from './scoring/composite.ts';
 import type { VendorEvidenceSums } from './scoring/evidence.ts';
@@ -122,6 +123,11 @@ export interface CatalogStore {
     cut: EvidenceCutoffs,
     method: MethodParams,
   ): Promise<{ evidence: VendorEvidenceSums; overrides: OverrideMap }>;
+}
+
+export interface PriceHistoryStore {
+  /** A peptide's kept listing changes effective before `beforeIso`, with vendor facts. */
+  listPriceChanges(peptideId: number, beforeIso: string): Promise<PriceChange[]>;
 }
 
 export interface VendorEvidence {
@@ -259,5 +265,7 @@ export interface Store {
   sessions: SessionStore;
   /** Usage per key, variant and hour (issue [8]). */
   usage: UsageStore;
+  /** Kept changes of price listings, read by the price statistics (issue [10]). */
+  priceHistory: PriceHistoryStore;
   close(): Promise<void>;
 }

@@ -17,6 +17,7 @@ import { KyselyImportStore } from './stores/import-store.ts';
 import { KyselyAccountStore, KyselyKeyStore } from './stores/key-store.ts';
 import { KyselyOperatorStore } from './stores/operator-store.ts';
 import { KyselyOutboxStore } from './stores/outbox-store.ts';
+import { KyselyPriceHistoryStore } from './stores/price-history.ts';
 import { KyselyRateLimitStateStore } from './stores/rate-limit-store.ts';
 import { KyselySessionStore } from './stores/session-store.ts';
 import { KyselyStateStore } from './stores/state-store.ts';
@@ -130,6 +131,7 @@ export async function openStore(
     sessions: new KyselySessionStore(db),
     rateLimits: new KyselyRateLimitStateStore(db, caps, writeHits),
     usage: new KyselyUsageStore(db, caps),
+    priceHistory: new KyselyPriceHistoryStore(db),
     migrate: async () => {
       const names = (await migrateToLatest(db, caps)).applied;
       await afterMigrations(names);

@@ -128,6 +128,26 @@ export interface PricesTable {
   updated_at: string;
 }
 
+/** One change of a price listing (migration 0009): who, when, old and new. */
+export interface PriceChangesTable {
+  id: Generated<number>;
+  vendor_id: number;
+  peptide_id: number;
+  vial_mg: number;
+  source: string;
+  old_total_usd: number | null;
+  old_in_stock: Flag | null;
+  old_updated_at: string | null;
+  new_total_usd: number;
+  new_in_stock: Flag;
+  /** ISO 8601: the listing's updatedAt after the change, when the price held. */
+  effective_at: string;
+  /** ISO 8601: the write's time. */
+  changed_at: string;
+  /** The write's reason (`import`, `listing feed by …`). */
+  changed_by: string;
+}
+
 export interface BatchesTable {
   id: Generated<number>;
   vendor_id: number;
@@ -331,6 +351,7 @@ export interface Database {
   peptide_aliases: PeptideAliasesTable;
   labs: LabsTable;
   prices: PricesTable;
+  price_changes: PriceChangesTable;
   batches: BatchesTable;
   reviews: ReviewsTable;
   replies: RepliesTable;

@@ -20,6 +20,7 @@ describe.each(DIALECTS)('storage contract: migrations (%s)', (dialect) => {
         '0006-webhook-retention-index',
         '0007-users-sessions-usage',
         '0008-operator-actions',
+        '0009-price-changes',
       ]);
       await store.accounts.create({ name: 'survivor', plan: 'pro' });
       expect(await store.migrate()).toEqual([]);

@@ -9,6 +9,7 @@ import * as m0005 from './0005-webhooks.ts';
 import * as m0006 from './0006-webhook-retention-index.ts';
 import * as m0007 from './0007-users-sessions-usage.ts';
 import * as m0008 from './0008-operator-actions.ts';
+import * as m0009 from './0009-price-changes.ts';
 
 interface NumberedMigration {
   up(db: Kysely<unknown>, caps: DialectCapabilities): Promise<void>;
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, NumberedMigration> = {
   '0006-webhook-retention-index': m0006,
   '0007-users-sessions-usage': m0007,
   '0008-operator-actions': m0008,
+  '0009-price-changes': m0009,
 };
 
 class StaticProvider implements MigrationProvider {

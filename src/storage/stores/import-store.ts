@@ -17,6 +17,7 @@ import type { DialectCapabilities } from '../dialect.ts';
 import type { BatchesTable, Database, PricesTable, ReviewsTable, VendorsTable } from '../schema.ts';
 import { appendActions } from './operator-actions.ts';
 import { appendEvents } from './outbox-store.ts';
+import { appendPriceChanges } from './price-history.ts';
 import { type RecomputeResult, recomputeVendors } from './recompute.ts';
 import { bumpVersion, lockForWrite } from './state-store.ts';
 import { chunked, upsertRows } from './upsert.ts';
@@ -122,7 +123,7 @@ export class KyselyImportStore implements ImportStore {
       const counts: ImportCounts = {};
       const affected = new Set<string>();
       for await (const chunk of chunks) {
-        await this.applyOne(trx, chunk, opts.nowIso, affected);
+        await this.applyOne(trx, chunk, opts.nowIso, opts.reason, affected);
         for (const [type, list] of Object.entries(chunk)) {
           if (list.length) counts[type] = (counts[type] ?? 0) + list.length;
         }
@@ -155,6 +156,7 @@ export class KyselyImportStore implements ImportStore {
     trx: Transaction<Database>,
     b: ImportBatch,
     now: string,
+    reason: string,
     affected: Set<string>,
   ): Promise<void> {
     const caps = this.caps;
@@ -307,6 +309,8 @@ export class KyselyImportStore implements ImportStore {
       in_stock: r.inStock ? 1 : 0,
       updated_at: r.updatedAt,
     }));
+    // The history is written from the rows as stored before this upsert, in the same transaction.
+    await appendPriceChanges(trx, priceRows, now, reason);
     await upsertRows(trx, caps, 'prices', priceRows, ['vendor_id', 'peptide_id', 'vial_mg', 'source']);
     // A listing changes the vendor's catalog, which the coa pillar's coverage is a share of.
     for (const r of b.price) affected.add(r.vendorSlug);
