@@ -24,6 +24,8 @@ export const cacheKeys = {
   bVendors: (limit: number, offset: number) => `${C}b:vendors:${limit}:${offset}`,
   bVendor: (slug: string) => `b:vendor:${slug}`,
   bPrices: (slug: string) => `b:prices:${slug}`,
+  bPriceStats: (slug: string) => `b:price-stats:${slug}`,
+  bPriceHistory: (slug: string, days: number) => `b:price-history:${slug}:${days}`,
   /** JSON keeps the two parts apart: a batch number may contain any separator we could pick. */
   bBatch: (vendor: string | undefined, batchId: string) =>
     `b:batch:${JSON.stringify([vendor ?? null, batchId])}`,
@@ -55,6 +57,10 @@ export const cachedReads = {
   ),
   bVendor: cachedRead((p: { slug: string }) => cacheKeys.bVendor(p.slug)),
   bPrices: cachedRead((p: { slug: string }) => cacheKeys.bPrices(p.slug)),
+  bPriceStats: cachedRead((p: { slug: string }) => cacheKeys.bPriceStats(p.slug)),
+  bPriceHistory: cachedRead((p: { slug: string }, q: { days: number }) =>
+    cacheKeys.bPriceHistory(p.slug, q.days),
+  ),
   bBatch: cachedRead((p: { batchId: string }, q: { vendor?: string }) =>
     cacheKeys.bBatch(q.vendor, p.batchId),
   ),

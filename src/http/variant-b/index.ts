@@ -7,6 +7,7 @@ import type { RateLimitPolicy } from '../../core/ratelimit/model.ts';
 import type { ScopeRules } from '../admission.ts';
 import { registerGuard } from '../guard.ts';
 import type { VariantContext, VariantRoutes } from '../variant-context.ts';
+import { getPriceHistoryRoute, getPriceStatsRoute } from './routes/get-price-stats.ts';
 import { getPricesRoute } from './routes/get-prices.ts';
 import { getVendorRoute } from './routes/get-vendor.ts';
 import { listVendorsRoute } from './routes/list-vendors.ts';
@@ -22,6 +23,8 @@ export function variantB(ctx: VariantContext, extra?: VariantRoutes) {
     listVendorsRoute(app, services, cache);
     getVendorRoute(app, services, cache);
     getPricesRoute(app, services, cache);
+    getPriceStatsRoute(app, services, cache);
+    getPriceHistoryRoute(app, services, cache);
     lookupBatchRoute(app, services, cache);
     extra?.(app, ctx);
   };

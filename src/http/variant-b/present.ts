@@ -1,6 +1,8 @@
 import type { BatchVerification } from '../../core/batches/model.ts';
 import type { ScoredVendor } from '../../core/catalog/read-model.ts';
+import type { PriceHistoryResult, PriceStatsResult } from '../../core/prices/get-price-stats.ts';
 import type { PriceTable } from '../../core/prices/get-price-table.ts';
+import type { DailyPriceStats, PriceStatRow } from '../../core/prices/price-stats.ts';
 import type { VendorPage } from '../../core/vendors/list-vendors.ts';
 import { isScored, type VendorDetail } from '../../core/vendors/model.ts';
 
@@ -74,3 +76,42 @@ export const presentPriceTable = (t: PriceTable, at: string): string =>
   );
 
 export const presentBatch = (b: BatchVerification, at: string): string => envelope(b, at);
+
+const round4OrNull = (n: number | null): number | null => (n === null ? null : round4(n));
+
+const statRow = (r: PriceStatRow | null) => (r === null ? null : { ...r, perMg: round4(r.perMg) });
+
+/** One day's price summary; also the MCP tool get_prices' `stats`. */
+export const presentDailyStats = (d: DailyPriceStats) => ({
+  date: d.date,
+  cheapestInStock: statRow(d.cheapestInStock),
+  cheapestVerified: statRow(d.cheapestVerified),
+  median: round4OrNull(d.median),
+  p25: round4OrNull(d.p25),
+  p75: round4OrNull(d.p75),
+  vendorCount: d.vendorCount,
+  listedVendorCount: d.listedVendorCount,
+});
+
+export const presentPriceStats = (r: PriceStatsResult, at: string): string =>
+  envelope(
+    {
+      slug: r.peptide.slug,
+      name: r.peptide.name,
+      category: r.peptide.category,
+      stats: presentDailyStats(r.today),
+    },
+    at,
+  );
+
+export const presentPriceHistory = (r: PriceHistoryResult, at: string): string =>
+  envelope(
+    {
+      slug: r.peptide.slug,
+      name: r.peptide.name,
+      category: r.peptide.category,
+      days: r.days.length,
+      points: r.days.map(presentDailyStats),
+    },
+    at,
+  );

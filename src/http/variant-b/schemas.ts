@@ -86,6 +86,65 @@ export const PriceTableB = envelope(
   'PriceTableB',
 );
 
+const PriceStatRowB = T.Object(
+  {
+    vendorSlug: T.String(),
+    vendorName: T.String(),
+    perMg: T.Number({ description: 'totalUsd / vialMg, rounded to 4 decimals.' }),
+    totalUsd: T.Number(),
+    vialMg: T.Number(),
+  },
+  { description: 'The listing a statistic points at.' },
+);
+
+const Quartile = (what: string) =>
+  T.Union([T.Number(), T.Null()], {
+    description: `${what} of each in-stock vendor's lowest $/mg (linear interpolation, 4 decimals); null when no vendor is in stock.`,
+  });
+
+export const DailyPriceStatsB = T.Object(
+  {
+    date: T.String({
+      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+      description: 'The UTC day (YYYY-MM-DD), as listed at its end.',
+    }),
+    cheapestInStock: T.Union([PriceStatRowB, T.Null()], {
+      description: 'The lowest $/mg of any in-stock listing (ties: vendor slug, then vial size).',
+    }),
+    cheapestVerified: T.Union([PriceStatRowB, T.Null()], {
+      description: 'The lowest $/mg of an in-stock listing of a verified vendor.',
+    }),
+    median: Quartile('Median'),
+    p25: Quartile('25th percentile'),
+    p75: Quartile('75th percentile'),
+    vendorCount: T.Integer({ description: 'Vendors with at least one in-stock listing.' }),
+    listedVendorCount: T.Integer({ description: 'Vendors with any listing, in stock or not.' }),
+  },
+  {
+    description:
+      'A summary of the listings standing at the end of a UTC day: a live listing replaces the baseline one of ' +
+      'the same vendor and vial size, as in the price table.',
+  },
+);
+
+export const PriceStatsB = envelope(
+  T.Object({ slug: T.String(), name: T.String(), category: T.String(), stats: DailyPriceStatsB }),
+  'PriceStatsB',
+);
+
+export const PriceHistoryB = envelope(
+  T.Object({
+    slug: T.String(),
+    name: T.String(),
+    category: T.String(),
+    days: T.Integer({ description: 'The number of days asked for (echoed).' }),
+    points: T.Array(DailyPriceStatsB, {
+      description: 'One point per UTC day, oldest first; the last is today.',
+    }),
+  }),
+  'PriceHistoryB',
+);
+
 const BatchCommon = {
   batchId: T.String({ description: 'The batch number as the vendor wrote it.' }),
   peptideName: T.String(),

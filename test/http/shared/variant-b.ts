@@ -59,11 +59,41 @@ const vendorParams: Pick<EndpointUnderTest, 'accepts' | 'refuses'> = {
   ],
 };
 
+/** A price history of `n` points, `days` echoed. */
+const historyOf = (n: number) => (data: SuccessBody) => {
+  expect(data.days).toBe(n);
+  expect(data.points).toHaveLength(n);
+};
+
+/** `/api/v1/peptides/{slug}/price-history`: days 1..365, default 90; outside, 400 naming it. */
+const historyParams: Pick<EndpointUnderTest, 'accepts' | 'refuses'> = {
+  accepts: [
+    { query: '', check: historyOf(90) },
+    { query: 'days=1', check: historyOf(1) },
+    { query: 'days=365', check: historyOf(365) },
+    { query: 'days=007', check: historyOf(7) },
+    ...plainNeighbours('days', '', (n, data) => historyOf(n)(data)),
+  ],
+  refuses: [
+    { query: 'days=0', param: 'days', message: "Parameter 'days' must be at least 1." },
+    { query: 'days=366', param: 'days', message: "Parameter 'days' must be at most 365." },
+    { query: 'days=abc', param: 'days', message: "Parameter 'days' must be an integer." },
+    { query: 'days=', param: 'days', message: "Parameter 'days' must be an integer." },
+    ...looseIntegers('days'),
+  ],
+};
+
 /** Variant B (`/api/v1`): a rolling 24 h window; every success is `{data, data_updated_at}`. */
 export const VARIANT_B: VariantUnderTest = {
   name: 'Variant B',
   prefix: B,
-  endpoints: ENDPOINTS.map((e) => (e.name === 'GET /vendors' ? { ...e, ...vendorParams } : e)),
+  endpoints: ENDPOINTS.map((e) =>
+    e.name === 'GET /vendors'
+      ? { ...e, ...vendorParams }
+      : e.name === 'GET /peptides/{slug}/price-history'
+        ? { ...e, ...historyParams }
+        : e,
+  ),
   setup: async (dialect) => (await setupFixture(dialect)).ctx,
   limits: { free: 0, pro: 1000, enterprise: 1000, custom: 100_000 },
   resetS: (firstHitMs) => Math.ceil((firstHitMs + DAY_MS) / 1000),

@@ -271,6 +271,8 @@ export const ENDPOINTS = [
   { name: 'GET /vendors', url: `${B}/vendors` },
   { name: 'GET /vendors/{slug}', url: `${B}/vendors/apex` },
   { name: 'GET /peptides/{slug}/prices', url: `${B}/peptides/bpc-157/prices` },
+  { name: 'GET /peptides/{slug}/price-stats', url: `${B}/peptides/bpc-157/price-stats` },
+  { name: 'GET /peptides/{slug}/price-history', url: `${B}/peptides/bpc-157/price-history` },
   { name: 'GET /batches/{batchId}', url: `${B}/batches/BPC-001` },
 ] as const;
 

@@ -6,6 +6,8 @@ import '../../../src/core/validation/formats.ts';
 import { ErrorBodySchema } from '../../../src/http/shared-schemas.ts';
 import {
   BatchLookupB,
+  PriceHistoryB,
+  PriceStatsB,
   PriceTableB,
   VendorDetailB,
   VendorListB,
@@ -28,6 +30,16 @@ const PATHS: Record<string, { component: string; schema: TSchema; urls: string[]
     component: 'PriceTableB',
     schema: PriceTableB,
     urls: ['/peptides/bpc-157/prices', '/peptides/tb-500/prices'],
+  },
+  '/peptides/{slug}/price-stats': {
+    component: 'PriceStatsB',
+    schema: PriceStatsB,
+    urls: ['/peptides/bpc-157/price-stats', '/peptides/tb-500/price-stats'],
+  },
+  '/peptides/{slug}/price-history': {
+    component: 'PriceHistoryB',
+    schema: PriceHistoryB,
+    urls: ['/peptides/bpc-157/price-history', '/peptides/tb-500/price-history?days=3'],
   },
   '/batches/{batchId}': {
     component: 'BatchLookupB',
@@ -64,7 +76,7 @@ describe.each(DIALECTS)('OpenAPI document (%s)', (dialect) => {
     await expectValidOpenApi31(doc);
   });
 
-  it('lists exactly the four Variant B paths, each a GET with a bearer scheme', () => {
+  it('lists exactly the six Variant B paths, each a GET with a bearer scheme', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(PATHS).sort());
     for (const p of Object.keys(PATHS)) expect(Object.keys(doc.paths[p])).toEqual(['get']);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });

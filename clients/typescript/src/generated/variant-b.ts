@@ -61,6 +61,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/peptides/{slug}/price-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today’s price statistics of a peptide
+         * @description Cheapest in-stock and cheapest verified $/mg with their vendors, p25, median, p75 and vendor counts for today (UTC). Computed from every kept change of the listings (a live listing replaces the baseline one of the same vendor and vial size, as in the price table); the quartiles are of each in-stock vendor’s lowest $/mg.
+         */
+        get: operations["getPeptidePriceStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/peptides/{slug}/price-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Daily price statistics of a peptide
+         * @description One point per UTC day, oldest first, the last one today; each point as in price-stats. A day with no listing has null statistics and zero counts. Computed from every kept change of the listings (a live listing replaces the baseline one of the same vendor and vial size, as in the price table); the quartiles are of each in-stock vendor’s lowest $/mg.
+         */
+        get: operations["getPeptidePriceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/batches/{batchId}": {
         parameters: {
             query?: never;
@@ -192,6 +232,100 @@ export interface components {
                      * @description ISO 8601, UTC, milliseconds.
                      */
                     updatedAt: string;
+                }[];
+            };
+            /**
+             * Format: date-time
+             * @description When the data behind this response last changed (not the response time).
+             */
+            data_updated_at: string;
+        };
+        /** PriceStatsB */
+        PriceStatsB: {
+            data: {
+                slug: string;
+                name: string;
+                category: string;
+                /** @description A summary of the listings standing at the end of a UTC day: a live listing replaces the baseline one of the same vendor and vial size, as in the price table. */
+                stats: {
+                    /** @description The UTC day (YYYY-MM-DD), as listed at its end. */
+                    date: string;
+                    /** @description The lowest $/mg of any in-stock listing (ties: vendor slug, then vial size). */
+                    cheapestInStock: {
+                        vendorSlug: string;
+                        vendorName: string;
+                        /** @description totalUsd / vialMg, rounded to 4 decimals. */
+                        perMg: number;
+                        totalUsd: number;
+                        vialMg: number;
+                    } | null;
+                    /** @description The lowest $/mg of an in-stock listing of a verified vendor. */
+                    cheapestVerified: {
+                        vendorSlug: string;
+                        vendorName: string;
+                        /** @description totalUsd / vialMg, rounded to 4 decimals. */
+                        perMg: number;
+                        totalUsd: number;
+                        vialMg: number;
+                    } | null;
+                    /** @description Median of each in-stock vendor's lowest $/mg (linear interpolation, 4 decimals); null when no vendor is in stock. */
+                    median: number | null;
+                    /** @description 25th percentile of each in-stock vendor's lowest $/mg (linear interpolation, 4 decimals); null when no vendor is in stock. */
+                    p25: number | null;
+                    /** @description 75th percentile of each in-stock vendor's lowest $/mg (linear interpolation, 4 decimals); null when no vendor is in stock. */
+                    p75: number | null;
+                    /** @description Vendors with at least one in-stock listing. */
+                    vendorCount: number;
+                    /** @description Vendors with any listing, in stock or not. */
+                    listedVendorCount: number;
+                };
+            };
+            /**
+             * Format: date-time
+             * @description When the data behind this response last changed (not the response time).
+             */
+            data_updated_at: string;
+        };
+        /** PriceHistoryB */
+        PriceHistoryB: {
+            data: {
+                slug: string;
+                name: string;
+                category: string;
+                /** @description The number of days asked for (echoed). */
+                days: number;
+                /** @description One point per UTC day, oldest first; the last is today. */
+                points: {
+                    /** @description The UTC day (YYYY-MM-DD), as listed at its end. */
+                    date: string;
+                    /** @description The lowest $/mg of any in-stock listing (ties: vendor slug, then vial size). */
+                    cheapestInStock: {
+                        vendorSlug: string;
+                        vendorName: string;
+                        /** @description totalUsd / vialMg, rounded to 4 decimals. */
+                        perMg: number;
+                        totalUsd: number;
+                        vialMg: number;
+                    } | null;
+                    /** @description The lowest $/mg of an in-stock listing of a verified vendor. */
+                    cheapestVerified: {
+                        vendorSlug: string;
+                        vendorName: string;
+                        /** @description totalUsd / vialMg, rounded to 4 decimals. */
+                        perMg: number;
+                        totalUsd: number;
+                        vialMg: number;
+                    } | null;
+                    /** @description Median of each in-stock vendor's lowest $/mg (linear interpolation, 4 decimals); null when no vendor is in stock. */
+                    median: number | null;
+                    /** @description 25th percentile of each in-stock vendor's lowest $/mg (linear interpolation, 4 decimals); null when no vendor is in stock. */
+                    p25: number | null;
+                    /** @description 75th percentile of each in-stock vendor's lowest $/mg (linear interpolation, 4 decimals); null when no vendor is in stock. */
+                    p75: number | null;
+                    /** @description Vendors with at least one in-stock listing. */
+                    vendorCount: number;
+                    /** @description Vendors with any listing, in stock or not. */
+                    listedVendorCount: number;
                 }[];
             };
             /**
@@ -595,6 +729,279 @@ export interface operations {
                 content?: never;
             };
             /** @description Invalid parameter (`invalid_parameter`). */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's plan does not include this endpoint (`plan_required`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No peptide with that slug (`not_found`). */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request did not arrive in time (`request_timeout`; decision 0017). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the rate limit (`rate_limited`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request headers are too large (`headers_too_large`). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal failure (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable for a moment (`service_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPeptidePriceStats: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this endpoint gave; while the body is unchanged the answer is 304 (not counted). */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Peptide slug, lower case, as the lists give it. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceStatsB"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current ETag. No body; not counted against the quota. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameter (`invalid_parameter`). */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's plan does not include this endpoint (`plan_required`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No peptide with that slug (`not_found`). */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request did not arrive in time (`request_timeout`; decision 0017). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the rate limit (`rate_limited`); see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request headers are too large (`headers_too_large`). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal failure (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is shutting down, or the database is unavailable for a moment (`service_unavailable`); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPeptidePriceHistory: {
+        parameters: {
+            query?: {
+                /** @description Days of history, ending today (UTC): 1..365, default 90. */
+                days?: number;
+            };
+            header?: {
+                /** @description An ETag this endpoint gave; while the body is unchanged the answer is 304 (not counted). */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Peptide slug, lower case, as the lists give it. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceHistoryB"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names the current ETag. No body; not counted against the quota. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `days` outside 1..365 or not an integer (`invalid_parameter`, naming it). */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
