@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { reportFailure } from '../cli/output.ts';
 import { type Config, ConfigError } from '../config/config.ts';
 import { createContainer } from '../container.ts';
+import { answerClusterScrapes } from '../http/metrics/cluster-metrics.ts';
 import {
   type DemoStart,
   demoBanner,
@@ -71,6 +72,8 @@ async function runWorker(config: Readonly<Config>): Promise<void> {
 
 async function runPrimary(config: Readonly<Config>, workers: number): Promise<void> {
   const demo = await prepareOnce(config);
+  // A scrape of /metrics reaches one worker; the primary gathers every worker's (cluster-metrics.ts).
+  answerClusterScrapes();
   let stopping = false;
   let bannerPrinted = false;
   let failures = 0;

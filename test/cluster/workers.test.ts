@@ -52,6 +52,8 @@ async function until<T>(what: string, probe: () => T | undefined | false, within
   }
 }
 
+const ADMIN_TOKEN = `workers-test-${'x'.repeat(32)}`;
+
 describe('purerank serve --workers', () => {
   it('refuses more than one worker without REDIS_URL, with one line and a non-zero exit', async () => {
     const r = await runPurerank(['serve', '--workers', '3'], {
@@ -78,6 +80,7 @@ describe('purerank serve --workers', () => {
         PORT: '0',
         LOG_LEVEL: 'warn',
         COA_WORKERS: '1',
+        PURERANK_ADMIN_TOKEN: ADMIN_TOKEN,
       };
       const s = await spawnServe(env, { cwd, args: ['--workers', '3'] });
       // A timed-out test does not reach `finally`: stopped here too (the workers follow the primary).
@@ -105,6 +108,27 @@ describe('purerank serve --workers', () => {
           remaining = res.headers.get('x-ratelimit-remaining')!;
         }
         expect(remaining).toBe('970');
+
+        // /metrics reaches one worker per scrape, and answers for all of them (through the primary):
+        // the same 30 on every scrape, whichever worker takes it.
+        for (let i = 0; i < 4; i++) {
+          const scrape = await fetch(`${s.base}/metrics`, {
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}`, connection: 'close' },
+          });
+          expect(scrape.status).toBe(200);
+          const text = await scrape.text();
+          const listed = text
+            .split('\n')
+            .filter(
+              (l) =>
+                l.startsWith('purerank_http_requests_total{') &&
+                l.includes('route="/api/v1/vendors"') &&
+                l.includes('status="200"'),
+            )
+            .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+          expect(listed, text.slice(0, 2000)).toBe(30);
+          expect(text).toContain('purerank_outbox_pending_events');
+        }
 
         // A worker killed outright is replaced; the others serve meanwhile.
         process.kill(pids[0]!, 'SIGKILL');

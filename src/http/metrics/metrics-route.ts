@@ -61,8 +61,19 @@ export function metricsRoute(app: FastifyInstance, metrics: ServiceMetrics, admi
     );
     return;
   }
-  app.get(METRICS_PATH, { onRequest: [noStore, adminGuard(adminToken)] }, async (_request, reply) => {
-    const text = await metrics.render();
+  app.get(METRICS_PATH, { onRequest: [noStore, adminGuard(adminToken)] }, async (request, reply) => {
+    let text: string;
+    try {
+      text = await metrics.render();
+    } catch {
+      // Under `serve --workers N` the aggregate comes from the primary (cluster-metrics.ts).
+      return sendError(
+        request,
+        reply,
+        'service_unavailable',
+        "The other worker processes' metrics did not arrive in time; scrape again.",
+      );
+    }
     return reply.type(metrics.contentType).send(text);
   });
 }

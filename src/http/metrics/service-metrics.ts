@@ -2,6 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from 'pr
 import type { VerificationStatus } from '../../core/coa/verification.ts';
 import type { RateLimitScope } from '../../core/ratelimit/model.ts';
 import type { OutboxLag } from '../../core/webhooks/delivery-ports.ts';
+import { clusterRender } from './cluster-metrics.ts';
 import { LATENCY_BUCKETS_S, type RouteStatsTable } from './route-stats.ts';
 
 /*
@@ -211,6 +212,8 @@ export function createServiceMetrics(sources: MetricSources): ServiceMetrics {
   };
   new Gauge({
     name: 'purerank_outbox_pending_events',
+    // One database behind every worker: their readings agree, so the aggregate is one of them.
+    aggregator: 'max',
     help: `Events written but not yet fanned out to webhook endpoints (counted up to ${OUTBOX_COUNT_LIMIT}).`,
     registers: [registry],
     async collect() {
@@ -221,6 +224,8 @@ export function createServiceMetrics(sources: MetricSources): ServiceMetrics {
   });
   new Gauge({
     name: 'purerank_outbox_oldest_pending_age_seconds',
+    // One database behind every worker: their readings agree, so the aggregate is one of them.
+    aggregator: 'max',
     help: 'Age of the oldest event not yet fanned out to webhook endpoints (0 when there is none).',
     registers: [registry],
     async collect() {
@@ -234,7 +239,8 @@ export function createServiceMetrics(sources: MetricSources): ServiceMetrics {
     registry,
     contentType: registry.contentType,
     // A merged view per scrape (a few dozen metric objects; the values stay where they are).
-    render: () => Registry.merge([perProcess, registry]).metrics(),
+    // A worker of `serve --workers N` answers with every worker's metrics, through the primary.
+    render: clusterRender([perProcess, registry]) ?? (() => Registry.merge([perProcess, registry]).metrics()),
     countDeliveriesFrom(source) {
       deliveries = source;
     },
