@@ -18,7 +18,8 @@ The same data and rules are served in two REST variants and over MCP. Errors are
 - [Variant A, /v1 (OpenAPI)](/v1/openapi.json): snake_case; vendors, vendor reports, peptides,
   per-peptide rankings, search, CoA verification by upload (Enterprise), webhooks. Limits per UTC hour.
 - [Variant B, /api/v1 (OpenAPI)](/api/v1/openapi.json): \`{data, data_updated_at}\` envelopes;
-  vendors, vendor detail, peptide price tables, batch lookup. Limits per rolling 24 hours.
+  vendors, vendor detail, peptide price tables, price statistics and daily price history, batch
+  lookup. Limits per rolling 24 hours.
 - [API reference](/docs): both documents, browsable.
 
 ## MCP

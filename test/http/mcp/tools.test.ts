@@ -109,19 +109,60 @@ describe.each(DIALECTS)('/mcp: tools over the SDK client (%s)', (dialect) => {
     expect(e.code).toBe('not_found');
   });
 
-  it('get_prices: the merged table, identical to Variant B', async () => {
+  it("get_prices: the merged table and today's statistics, identical to Variant B", async () => {
     const out = structured(await client.callTool({ name: 'get_prices', arguments: { peptide: 'bpc-157' } }));
-    const rest = await f.ctx.app.inject({
-      url: '/api/v1/peptides/bpc-157/prices',
-      headers: { authorization: `Bearer ${f.key}` },
+    const rest = async (path: string) =>
+      (
+        await f.ctx.app.inject({
+          url: `/api/v1/peptides/bpc-157/${path}`,
+          headers: { authorization: `Bearer ${f.key}` },
+        })
+      ).json() as { data: Record<string, unknown>; data_updated_at: string };
+    const table = await rest('prices');
+    const stats = await rest('price-stats');
+    expect(out).toEqual({ ...table, data: { ...table.data, stats: stats.data.stats } });
+    // helix (unverified) $11/mg is the cheapest in stock; aurora (verified) $12/mg the cheapest verified.
+    expect((out.data as { stats: unknown }).stats).toMatchObject({
+      cheapestInStock: { vendorSlug: 'helix', perMg: 11 },
+      cheapestVerified: { vendorSlug: 'aurora', perMg: 12 },
+      p25: 11.25,
+      median: 11.5,
+      p75: 11.75,
+      vendorCount: 2,
     });
-    expect(out).toEqual(rest.json());
     // helix $11/mg before aurora $12/mg.
     const data = out.data as { prices: { vendorSlug: string; perMg: number }[] };
     expect(data.prices.map((p) => [p.vendorSlug, p.perMg])).toEqual([
       ['helix', 11],
       ['aurora', 12],
     ]);
+  });
+
+  it("get_prices with history_days: one point per UTC day as Variant B's price history; out of range refused", async () => {
+    const out = structured(
+      await client.callTool({ name: 'get_prices', arguments: { peptide: 'bpc-157', history_days: 12 } }),
+    );
+    const rest = (
+      await f.ctx.app.inject({
+        url: '/api/v1/peptides/bpc-157/price-history?days=12',
+        headers: { authorization: `Bearer ${f.key}` },
+      })
+    ).json() as { data: { points: { cheapestInStock: unknown }[] } };
+    const data = out.data as { history: unknown[]; stats: unknown };
+    expect(data.history).toEqual(rest.data.points);
+    expect(data.stats).toEqual(rest.data.points.at(-1));
+    // Listed ten days ago: the first of the twelve days has nothing.
+    expect(rest.data.points[0]!.cheapestInStock).toBeNull();
+    expect(rest.data.points[1]!.cheapestInStock).not.toBeNull();
+    const refused = await client
+      .callTool({ name: 'get_prices', arguments: { peptide: 'bpc-157', history_days: 366 } })
+      .then(
+        () => null,
+        (err: unknown) => err as { code: number; data: { code: string; message: string } },
+      );
+    expect(refused?.code).toBe(-32602);
+    expect(refused?.data).toMatchObject({ code: 'invalid_parameter' });
+    expect(refused?.data.message).toMatch(/^Parameter 'history_days' is invalid/);
   });
 
   it('lookup_batch: verified with the lab link, pending, missing; an unknown vendor is not_found', async () => {
