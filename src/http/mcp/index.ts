@@ -111,6 +111,21 @@ export function mcpEndpoint(ctx: VariantContext) {
       const { TOOLS, StreamableHTTPServerTransport, buildMcpServer } = await loadRuntime();
       let rate = caller.rate;
       const tool = body.method === 'tools/call' ? TOOLS.get(String(body.params?.name)) : undefined;
+      if (body.method === 'tools/call' && !tool) {
+        // In the REST words, as every other refusal (the SDK's own answer is a bare text): no
+        // work is done, so nothing is counted.
+        setRateHeaders(reply, rate);
+        return reply.send(
+          rpcError(
+            body.id ?? null,
+            restError(
+              'not_found',
+              `There is no tool named '${String(body.params?.name).slice(0, 100)}'; tools/list names them: ${[...TOOLS.keys()].join(', ')}.`,
+              request.id,
+            ),
+          ),
+        );
+      }
       if (tool) {
         const decided = await admitToolCall(admission, request, tool.access);
         if (!decided.ok) {
@@ -176,20 +191,21 @@ export function mcpEndpoint(ctx: VariantContext) {
       }
     });
 
-    // Stateless: no server-sent stream to open and no session to end.
+    // Stateless: no server-sent stream to open and no session to end. MCP's transport asks for a
+    // 405 here (its client then goes on without a stream); the body's status says the same.
     const notAllowed = async (request: FastifyRequest, reply: FastifyReply) =>
       reply
         .code(405)
         .header('allow', 'POST')
         .send(
-          rpcError(
-            null,
-            restError(
+          rpcError(null, {
+            ...restError(
               'invalid_parameter',
               'This MCP endpoint is stateless: POST one JSON-RPC message; there is no stream to GET and no session to DELETE.',
               request.id,
             ),
-          ),
+            status: 405,
+          }),
         );
     app.get(MCP_PATH, { onRequest: gate }, notAllowed);
     app.delete(MCP_PATH, { onRequest: gate }, notAllowed);

@@ -25,7 +25,8 @@ export const UNMATCHED_ROUTE = 'unmatched';
 
 export const variantOf = (path: string): VariantLabel => {
   if (path.startsWith('/api/v1/') || path === '/api/v1') return 'b';
-  if (path.startsWith('/v1/') || path === '/v1') return 'a';
+  // /mcp is Variant A spoken as MCP: its keys, plans and quota (docs/mcp.md).
+  if (path.startsWith('/v1/') || path === '/v1' || path === '/mcp') return 'a';
   if (path.startsWith('/admin/v1/') || path === '/admin/v1') return 'admin';
   return 'other';
 };

@@ -143,6 +143,22 @@ describe.each(DIALECTS)('/mcp: keys, plans, limits and arguments (%s)', (dialect
     expect(r.headers.get('x-ratelimit-remaining')).toBe('2');
   });
 
+  it('an unknown tool: a JSON-RPC not_found in the REST words, naming the tools, not counted', async () => {
+    const key = await f.ctx.keyFor('custom', undefined, { rateLimitA: 3 });
+    const client = await f.connect(key);
+    const e = await refusal(client.callTool({ name: 'nope', arguments: {} }));
+    expect(e.data).toMatchObject({ code: 'not_found', status: 404 });
+    expect((e.data as { message: string }).message).toMatch(
+      /^There is no tool named 'nope'; tools\/list names them: .*get_vendor/,
+    );
+    const r = await post(
+      f.url,
+      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'nope', arguments: {} } },
+      { authorization: `Bearer ${key}` },
+    );
+    expect(r.headers.get('x-ratelimit-remaining')).toBe('3');
+  });
+
   it('an answer by hand: JSON, no session id, the request id and the quota, nothing counted for a list', async () => {
     const key = await f.ctx.keyFor('custom', undefined, { rateLimitA: 7 });
     const auth = { authorization: `Bearer ${key}`, 'x-request-id': 'mcp-by-hand-1' };
@@ -166,7 +182,10 @@ describe.each(DIALECTS)('/mcp: keys, plans, limits and arguments (%s)', (dialect
   it('GET and DELETE answer 405 (stateless), a batch 400', async () => {
     const auth = { authorization: `Bearer ${f.key}` };
     expect((await fetch(f.url, { headers: { ...auth, accept: 'text/event-stream' } })).status).toBe(405);
-    expect((await fetch(f.url, { method: 'DELETE', headers: auth })).status).toBe(405);
+    const deleted = await fetch(f.url, { method: 'DELETE', headers: auth });
+    expect(deleted.status).toBe(405);
+    // The body says what the status line says.
+    expect(((await deleted.json()) as { error: { data: { status: number } } }).error.data.status).toBe(405);
     const pro = { authorization: `Bearer ${await f.ctx.keyFor('pro')}` };
     expect((await fetch(f.url, { headers: { ...pro, accept: 'text/event-stream' } })).status).toBe(405);
     const r = await post(f.url, [INIT], auth);
