@@ -236,6 +236,32 @@ describe.each(DIALECTS)('operator API: vendors (%s)', (dialect) => {
       );
     });
 
+    it("keeps the feed's changes in the price history, written by the operator who sent it", async () => {
+      const res = await f.call(
+        'POST',
+        '/vendors/apex/listings',
+        { rows: [{ peptideSlug: 'bpc-157', vialMg: 5, totalUsd: 42, inStock: true }] },
+        { 'x-operator': 'pricing@purerank.test' },
+      );
+      expect(res.statusCode).toBe(200);
+      const kept = await f.ctx.container.store.kysely
+        .selectFrom('price_changes')
+        .select(['old_total_usd', 'new_total_usd', 'source', 'changed_by'])
+        .orderBy('id', 'desc')
+        .limit(1)
+        .execute();
+      expect(kept).toEqual([
+        {
+          old_total_usd: 45,
+          new_total_usd: 42,
+          source: 'live',
+          changed_by: 'listing feed by pricing@purerank.test',
+        },
+      ]);
+      const stats = (await f.publicB('/peptides/bpc-157/price-stats')).json().data.stats;
+      expect(stats.listedVendorCount).toBeGreaterThan(0);
+    });
+
     it('a feed with one bad row (unknown peptide) is refused whole: no row, no event, no version bump', async () => {
       const version = f.dataVersion();
       const events = await f.events();
