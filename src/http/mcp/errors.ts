@@ -49,15 +49,32 @@ export const rpcError = (id: string | number | null, e: RestError) => ({
   error: { code: RPC_CODE[e.code] ?? -32000, message: e.message, data: e },
 });
 
+/** The error's message with the REST parameter it names (details.parameter) called by the tool's argument name. */
+function argumentNamed(err: DomainError, restNames: Readonly<Record<string, string>>): string {
+  const parameter = err.details?.parameter;
+  if (typeof parameter !== 'string' || !Object.hasOwn(restNames, parameter)) return err.message;
+  return err.message.replace(`Parameter '${parameter}'`, `Parameter '${restNames[parameter]}'`);
+}
+
 /**
  * A failed tool call as MCP's tool error: the REST body as text. Anything that is not a domain
  * error is logged and answered as internal_error, never with its own message.
  */
-export function toolError(err: unknown, requestId: string, log: FastifyBaseLogger) {
+export function toolError(
+  err: unknown,
+  requestId: string,
+  log: FastifyBaseLogger,
+  restNames: Readonly<Record<string, string>> = {},
+) {
   let e: RestError;
   if (err instanceof DomainError) {
     const retry = err.details?.retryAfterSeconds;
-    e = restError(err.code, err.message, requestId, typeof retry === 'number' ? retry : null);
+    e = restError(
+      err.code,
+      argumentNamed(err, restNames),
+      requestId,
+      typeof retry === 'number' ? retry : null,
+    );
   } else {
     log.error({ err }, 'mcp tool failed');
     e = restError('internal_error', INTERNAL_MESSAGE, requestId);

@@ -36,7 +36,7 @@ interface JsonRpcRequest {
   jsonrpc?: unknown;
   id?: string | number | null;
   method?: unknown;
-  params?: { name?: unknown; arguments?: unknown };
+  params?: { name?: unknown; arguments?: unknown; task?: unknown };
 }
 
 /**
@@ -93,23 +93,51 @@ export function mcpEndpoint(ctx: VariantContext) {
       const caller = callers.get(request);
       if (!caller) throw new Error('the MCP gate admitted a request without a caller');
       const raw = reply.raw;
-      const body = request.body as JsonRpcRequest | JsonRpcRequest[] | undefined;
-      if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-        return reply
-          .code(400)
-          .send(
-            rpcError(
-              null,
-              restError(
-                'invalid_parameter',
-                'Send one JSON-RPC message per request as a JSON object (batches are not accepted).',
-                request.id,
-              ),
-            ),
-          );
+      const body = request.body as JsonRpcRequest | JsonRpcRequest[] | string | undefined;
+      const refuse = (
+        status: 400 | 415,
+        code: 'invalid_parameter' | 'unsupported_media_type',
+        message: string,
+      ) => reply.code(status).send(rpcError(null, restError(code, message, request.id)));
+      // Text bodies (text/plain is parsed as a string) are not JSON-RPC, whatever they hold.
+      if (typeof body === 'string' && request.headers['content-length'] !== '0' && body !== '') {
+        return refuse(415, 'unsupported_media_type', 'Send the JSON-RPC message as application/json.');
       }
-      const { TOOLS, StreamableHTTPServerTransport, buildMcpServer } = await loadRuntime();
+      if (body === undefined || body === null || body === '') {
+        return refuse(
+          400,
+          'invalid_parameter',
+          'The request body is empty: POST one JSON-RPC message as application/json.',
+        );
+      }
+      if (typeof body !== 'object' || Array.isArray(body)) {
+        return refuse(
+          400,
+          'invalid_parameter',
+          'Send one JSON-RPC message per request as a JSON object (batches are not accepted).',
+        );
+      }
+      const { TOOLS, StreamableHTTPServerTransport, buildMcpServer, requestProblem } = await loadRuntime();
       let rate = caller.rate;
+      // A request whose params do not fit its method: -32602 naming the field, not the SDK's
+      // internal error, and not counted (no work was done).
+      const problem = body.id !== undefined ? requestProblem(body) : null;
+      // Tasks (MCP's long-running calls) need a session to poll: this endpoint is stateless.
+      const taskAsked = body.method === 'tools/call' && body.params?.task !== undefined;
+      if (problem !== null || taskAsked) {
+        setRateHeaders(reply, rate);
+        return reply.send(
+          rpcError(
+            body.id ?? null,
+            restError(
+              'invalid_parameter',
+              problem ??
+                "Parameter 'params.task' is not supported: this endpoint is stateless and answers every call at once; call the tool without a task.",
+              request.id,
+            ),
+          ),
+        );
+      }
       const tool = body.method === 'tools/call' ? TOOLS.get(String(body.params?.name)) : undefined;
       if (body.method === 'tools/call' && !tool) {
         // In the REST words, as every other refusal (the SDK's own answer is a bare text): no
@@ -201,7 +229,7 @@ export function mcpEndpoint(ctx: VariantContext) {
           rpcError(null, {
             ...restError(
               'invalid_parameter',
-              'This MCP endpoint is stateless: POST one JSON-RPC message; there is no stream to GET and no session to DELETE.',
+              'This MCP endpoint takes POST only: it is stateless, so POST one JSON-RPC message; there is no stream to GET and no session to DELETE.',
               request.id,
             ),
             status: 405,
@@ -209,6 +237,8 @@ export function mcpEndpoint(ctx: VariantContext) {
         );
     app.get(MCP_PATH, { onRequest: gate }, notAllowed);
     app.delete(MCP_PATH, { onRequest: gate }, notAllowed);
+    // Every other method is as wrong as GET and DELETE, and says so the same way (it was a 404).
+    app.route({ method: ['PUT', 'PATCH', 'OPTIONS'], url: MCP_PATH, onRequest: gate, handler: notAllowed });
   };
 }
 

@@ -4,5 +4,6 @@
  * over MCP should not carry (measured: +32.5 MB at import; performance.md).
  */
 export { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+export { requestProblem } from './request-check.ts';
 export { buildMcpServer } from './server.ts';
 export { TOOLS } from './tools/index.ts';

@@ -62,11 +62,15 @@ export function buildMcpServer(call: ToolCall, requestId: string, log: FastifyBa
           const out = await withinTime(tool.run(args as never, call), call.signal);
           return { structuredContent: out, content: [{ type: 'text', text: JSON.stringify(out) }] };
         } catch (err) {
-          return toolError(err, requestId, log);
+          return toolError(err, requestId, log, tool.restNames);
         }
       },
     );
   }
   registerResources(server);
+  // The SDK declares `listChanged: true` for tools and resources as soon as one is registered. Here
+  // the lists are fixed for the process's life and the endpoint is stateless (no stream to send a
+  // notification on), so the server says it never announces a change.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
   return server;
 }

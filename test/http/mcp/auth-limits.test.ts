@@ -192,6 +192,85 @@ describe.each(DIALECTS)('/mcp: keys, plans, limits and arguments (%s)', (dialect
     expect(r.status).toBe(400);
   });
 
+  it('PUT, PATCH and OPTIONS answer 405 with Allow: POST too (not 404)', async () => {
+    const auth = { authorization: `Bearer ${f.key}` };
+    for (const method of ['PUT', 'PATCH', 'OPTIONS']) {
+      const r = await fetch(f.url, { method, headers: auth });
+      expect(r.status, method).toBe(405);
+      expect(r.headers.get('allow')).toBe('POST');
+      const body = (await r.json()) as { error: { code: number; data: { status: number; message: string } } };
+      expect(body.error.data.status).toBe(405);
+      expect(body.error.data.message).toMatch(/takes POST only/);
+    }
+  });
+
+  it('a text body is 415 and an empty one says it is empty', async () => {
+    const auth = { authorization: `Bearer ${f.key}` };
+    const text = await fetch(f.url, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(INIT),
+    });
+    expect(text.status).toBe(415);
+    expect(((await text.json()) as { error: { data: { code: string } } }).error.data.code).toBe(
+      'unsupported_media_type',
+    );
+    const empty = await fetch(f.url, { method: 'POST', headers: { ...auth, accept: 'application/json' } });
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { error: { message: string } }).error.message).toMatch(/body is empty/);
+  });
+
+  it('params that do not fit the method are -32602 naming the field, not an internal error, and not counted', async () => {
+    const key = await f.ctx.keyFor('custom', undefined, { rateLimitA: 4 });
+    const auth = { authorization: `Bearer ${key}` };
+    const cases: [unknown, RegExp][] = [
+      [{ jsonrpc: '2.0', id: 1, method: 'initialize' }, /^Parameter 'params' is invalid for initialize/],
+      [{ jsonrpc: '2.0', id: 2, method: 'tools/call' }, /^Parameter 'params' is invalid for tools\/call/],
+      [{ jsonrpc: '2.0', id: 3, method: 'tools/call', params: [1, 2] }, /^Parameter 'params' is invalid/],
+      [
+        { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: { a: 1 } } },
+        /^Parameter 'params\.name' is invalid/,
+      ],
+      [
+        {
+          jsonrpc: '2.0',
+          id: 5,
+          method: 'tools/call',
+          params: { name: 'search', arguments: { query: 'bpc' }, task: { ttl: 60_000 } },
+        },
+        /^Parameter 'params\.task' is not supported/,
+      ],
+    ];
+    for (const [message, expected] of cases) {
+      const r = await post(f.url, message, auth);
+      expect(r.status).toBe(200);
+      const body = (await r.json()) as {
+        id: unknown;
+        error: { code: number; data: { code: string; message: string } };
+      };
+      expect(body.error.code).toBe(-32602);
+      expect(body.error.data.code).toBe('invalid_parameter');
+      expect(body.error.data.message).toMatch(expected);
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('4');
+    }
+  });
+
+  it("a use case's error names the tool's argument, not the REST parameter", async () => {
+    const client = await f.connect();
+    const blank = (await client.callTool({ name: 'search', arguments: { query: '   ' } })) as {
+      isError?: boolean;
+      content: { text: string }[];
+    };
+    expect(blank.isError).toBe(true);
+    expect(JSON.parse(blank.content[0]!.text).error.message).toMatch(/^Parameter 'query' /);
+    const batch = (await client.callTool({ name: 'lookup_batch', arguments: { batch_id: '  ' } })) as {
+      isError?: boolean;
+      content: { text: string }[];
+    };
+    expect(batch.isError).toBe(true);
+    expect(JSON.parse(batch.content[0]!.text).error.message).toMatch(/^Parameter 'batch_id' /);
+  });
+
   it('a body over 64 KB needs the Enterprise plan (413 before it is read)', async () => {
     const key = await f.ctx.keyFor('pro');
     const big = {

@@ -45,6 +45,11 @@ describe.each(DIALECTS)('/mcp: tools over the SDK client (%s)', (dialect) => {
 
   it('initializes as purerank and lists the seven tools, each with input and output schemas', async () => {
     expect(client.getServerVersion()?.name).toBe('purerank');
+    // The lists never change and a stateless endpoint has no stream to announce a change on: the
+    // initialize result promises no list_changed notifications and no resource subscriptions.
+    const caps = client.getServerCapabilities();
+    expect(caps?.tools).toEqual({ listChanged: false });
+    expect(caps?.resources).toEqual({ listChanged: false });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'explain_score',

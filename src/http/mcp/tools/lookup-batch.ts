@@ -15,6 +15,7 @@ export const lookupBatchTool = defineTool({
     'published it (empty when none is on record). Batch numbers match case-insensitively after trimming; `vendor` narrows the lookup when vendors ' +
     'share a number (an unknown vendor is `not_found`).',
   access: 'read',
+  restNames: { batchId: 'batch_id' },
   input: z.object({
     batch_id: z
       .string()

@@ -20,6 +20,11 @@ export interface McpTool<I extends z.ZodRawShape = z.ZodRawShape> {
   title: string;
   description: string;
   access: Access;
+  /**
+   * The REST parameters its use case may name in an error, and the argument each is here (the core
+   * says `Parameter 'q'`; an agent sent `query`). Errors name the argument (errors.ts).
+   */
+  restNames?: Readonly<Record<string, string>>;
   input: z.ZodObject<I>;
   output: z.ZodObject<z.ZodRawShape>;
   run(args: z.infer<z.ZodObject<I>>, call: ToolCall): Promise<Record<string, unknown>>;

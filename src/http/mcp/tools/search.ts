@@ -17,6 +17,7 @@ export const searchTool = defineTool({
     'relevance first. Case-, accent- and punctuation-insensitive (`bpc157` finds BPC-157), prefixes match, one ' +
     'typo is tolerated in words of five letters or more.',
   access: 'read',
+  restNames: { q: 'query' },
   input: z.object({
     query: z.string().min(1).max(MAX_QUERY_LENGTH).describe(`The query, 1..${MAX_QUERY_LENGTH} characters.`),
     limit: z
