@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../clients/typescript/src/index.ts';
 import type { EndpointSecrets } from '../../src/core/webhooks/model.ts';
@@ -80,5 +81,123 @@ describe('typed client: webhook signatures', () => {
       ok: false,
       reason: 'missing_headers',
     });
+  });
+  it('refuses a secret that is missing or not whsec_ + padded base64 of at least 16 bytes, so an empty key forges nothing', () => {
+    const h = signed();
+    // What anyone can compute without the secret: the HMAC keyed with zero bytes.
+    const forged = {
+      ...h,
+      'webhook-signature': `v1,${createHmac('sha256', Buffer.alloc(0))
+        .update(`${h['webhook-id']}.${h['webhook-timestamp']}.${body}`)
+        .digest('base64')}`,
+    };
+    const b64 = (n: number) => randomBytes(n).toString('base64');
+    const bad: [string, unknown][] = [
+      ['undefined', undefined],
+      ['null', null],
+      ['empty', ''],
+      ['the prefix alone', 'whsec_'],
+      ['not base64', 'whsec_!!!!'],
+      ['padding alone', 'whsec_===='],
+      ['no prefix', secret.slice('whsec_'.length)],
+      ['another prefix', `whsek_${secret.slice('whsec_'.length)}`],
+      ['unpadded', `whsec_${b64(32).replace(/=+$/, '')}`],
+      ['a space inside', `whsec_${b64(30).slice(0, 20)} ${b64(30).slice(20)}`],
+      ['a line break after', `${secret}\n`],
+      ['url-safe alphabet', `whsec_${'-_'.repeat(22)}`],
+      ['bits after the last byte', `whsec_${b64(32).replace(/.=$/, 'B=')}`],
+      ['15 bytes', `whsec_${b64(15)}`],
+    ];
+    for (const [why, s] of bad) {
+      expect(() => verifyWebhook(s as string, forged, body, { now }), why).toThrow(
+        /verifyWebhook: the webhook secret/,
+      );
+      expect(() => verifyWebhook(s as string, h, body, { now }), why).toThrow(Error);
+    }
+    // The message names the problem, never the secret.
+    const short = `whsec_${b64(15)}`;
+    expect(() => verifyWebhook(short, h, body, { now })).toThrow(/decodes to 15 bytes; at least 16/);
+    try {
+      verifyWebhook(`${secret}!`, h, body, { now });
+    } catch (e) {
+      expect((e as Error).message).not.toContain(secret.slice('whsec_'.length, 20));
+    }
+    // 16 bytes is enough; the server's own 32-byte secrets verify, and an empty-key forgery does not.
+    const sixteen = `whsec_${b64(16)}`;
+    expect(
+      verifyWebhook(sixteen, signed({ current: sixteen, previous: null, previousUntil: null }), body, { now })
+        .ok,
+    ).toBe(true);
+    expect(verifyWebhook(secret, forged, body, { now })).toEqual({
+      ok: false,
+      reason: 'no_matching_signature',
+    });
+  });
+
+  it('finds the headers whatever their case in a plain object', () => {
+    const h = signed();
+    const capitalised = {
+      'Webhook-Id': h['webhook-id'],
+      'WEBHOOK-TIMESTAMP': h['webhook-timestamp'],
+      'Webhook-Signature': h['webhook-signature'],
+    };
+    expect(verifyWebhook(secret, capitalised, body, { now })).toEqual({
+      ok: true,
+      id: 'evt_5b0c8f3e9a1d4c7b8e2f6a0d3c9b1e47',
+      timestamp: Math.floor(now / 1000),
+    });
+  });
+
+  it('considers every value of a repeated webhook-signature (arrays, and Headers joined with ", ")', () => {
+    const h = signed();
+    const good = h['webhook-signature']!;
+    const bogus = 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+    expect(verifyWebhook(secret, { ...h, 'webhook-signature': ['v1,bad', good] }, body, { now }).ok).toBe(
+      true,
+    );
+    expect(
+      verifyWebhook(secret, { ...h, 'webhook-signature': [bogus, `v2,x ${good}`] }, body, { now }).ok,
+    ).toBe(true);
+    // The same header under two spellings of its name: both are read.
+    const { 'webhook-signature': _, ...rest } = h;
+    expect(
+      verifyWebhook(secret, { ...rest, 'webhook-signature': bogus, 'Webhook-Signature': good }, body, { now })
+        .ok,
+    ).toBe(true);
+    expect(verifyWebhook(secret, { ...h, 'webhook-signature': ['v1,bad', bogus] }, body, { now })).toEqual({
+      ok: false,
+      reason: 'no_matching_signature',
+    });
+    const joined = new Headers(h);
+    joined.delete('webhook-signature');
+    joined.append('webhook-signature', bogus);
+    joined.append('webhook-signature', good);
+    expect(joined.get('webhook-signature')).toBe(`${bogus}, ${good}`);
+    expect(verifyWebhook(secret, joined, body, { now }).ok).toBe(true);
+    expect(verifyWebhook(secret, { ...h, 'webhook-signature': [] }, body, { now })).toEqual({
+      ok: false,
+      reason: 'missing_headers',
+    });
+  });
+
+  it('refuses a webhook-id or webhook-timestamp given twice with different values', () => {
+    const h = signed();
+    const id = h['webhook-id']!;
+    const ts = h['webhook-timestamp']!;
+    const ambiguous = { ok: false, reason: 'ambiguous_headers' };
+    expect(verifyWebhook(secret, { ...h, 'webhook-id': [id, 'evt_other'] }, body, { now })).toEqual(
+      ambiguous,
+    );
+    expect(verifyWebhook(secret, { ...h, 'webhook-id': ['evt_other', id] }, body, { now })).toEqual(
+      ambiguous,
+    );
+    expect(
+      verifyWebhook(secret, { ...h, 'webhook-timestamp': [ts, String(Number(ts) + 1)] }, body, { now }),
+    ).toEqual(ambiguous);
+    expect(verifyWebhook(secret, { ...h, 'Webhook-Id': 'evt_other' }, body, { now })).toEqual(ambiguous);
+    // The same value twice is not ambiguous.
+    expect(
+      verifyWebhook(secret, { ...h, 'webhook-id': [id, id], 'Webhook-Timestamp': ts }, body, { now }).ok,
+    ).toBe(true);
   });
 });

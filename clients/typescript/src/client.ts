@@ -4,7 +4,7 @@ import type { paths as AdminPaths } from './generated/admin.ts';
 import type { paths as PathsA } from './generated/variant-a.ts';
 import type { paths as PathsB } from './generated/variant-b.ts';
 import { eachNumberedPage, eachOffsetPage } from './paging.ts';
-import { type RetryOptions, withRetry } from './retry.ts';
+import { ReplayableRequest, type RetryOptions, withRetry } from './retry.ts';
 
 export interface ClientOptions {
   /** The server, without a variant prefix: `https://api.example.com`. */
@@ -83,6 +83,8 @@ export function createAdminClient(opts: AdminOptions & { baseUrl: string }): Cli
     baseUrl: `${trimSlash(opts.baseUrl)}/admin/v1`,
     headers: { authorization: `Bearer ${opts.token}` },
     fetch: transport({ ...opts, etagCacheBytes: 0 }),
+    // Requests that remember their body's source, so a 429 is retried without a copy of the body.
+    Request: ReplayableRequest,
   });
 }
 
@@ -95,8 +97,10 @@ export function createPureRankClient(opts: ClientOptions) {
   const baseUrl = trimSlash(opts.baseUrl);
   const headers = { authorization: `Bearer ${opts.apiKey}` };
   const fetch = transport(opts);
-  const a: Client<PathsA> = createClient<PathsA>({ baseUrl: `${baseUrl}/v1`, headers, fetch });
-  const b: Client<PathsB> = createClient<PathsB>({ baseUrl: `${baseUrl}/api/v1`, headers, fetch });
+  // ReplayableRequest: a 429 on a request with a body is retried without a copy of the body.
+  const common = { headers, fetch, Request: ReplayableRequest };
+  const a: Client<PathsA> = createClient<PathsA>({ baseUrl: `${baseUrl}/v1`, ...common });
+  const b: Client<PathsB> = createClient<PathsB>({ baseUrl: `${baseUrl}/api/v1`, ...common });
   return {
     a,
     b,

@@ -15,5 +15,5 @@ export type * as Admin from './generated/admin.ts';
 export type * as VariantA from './generated/variant-a.ts';
 export type * as VariantB from './generated/variant-b.ts';
 export { eachNumberedPage, eachOffsetPage, type NumberedPage, type OffsetPage } from './paging.ts';
-export { abortableSleep, type RetryOptions, retryAfterMs, withRetry } from './retry.ts';
+export { abortableSleep, ReplayableRequest, type RetryOptions, retryAfterMs, withRetry } from './retry.ts';
 export { type VerifyOptions, type VerifyResult, verifyWebhook, type WebhookHeaders } from './webhooks.ts';
