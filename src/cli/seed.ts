@@ -66,9 +66,20 @@ export function seedCommand(program: Command): void {
         });
         bar.done();
         const secs = ((Date.now() - started) / 1000).toFixed(1);
+        // The price records written include each listing's earlier versions (its 90 days of price
+        // history): the listings themselves are the rows that hold the current price.
+        const listings = await store.kysely
+          .selectFrom('prices')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        const written = counts.price ?? 0;
         process.stdout.write(
           `scale data loaded in ${secs} s: ${Object.entries(counts)
-            .map(([t, n]) => `${n} ${t}`)
+            .map(([t, n]) =>
+              t === 'price'
+                ? `${Number(listings.n)} price (${written - Number(listings.n)} earlier versions kept as price history)`
+                : `${n} ${t}`,
+            )
             .join(', ')}\n`,
         );
       });

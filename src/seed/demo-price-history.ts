@@ -1,5 +1,6 @@
-import { DAY_MS, isoTime } from '../core/clock.ts';
+import { DAY_MS } from '../core/clock.ts';
 import type { PriceRecord } from '../core/import/records.ts';
+import { asRounds, earlierVersions, type HistoryShape } from './price-history-rounds.ts';
 import { Random } from './prng.ts';
 
 /** Days of price history the demo carries, so statistics and charts show something on first start. */
@@ -8,7 +9,12 @@ export const DEMO_HISTORY_DAYS = 90;
 /** A stream of its own, so the history does not reshuffle the rest of the demo dataset. */
 const rng = () => new Random(0x5eed_0001 + 7 * 0x9e37);
 
-const retail = (usd: number): number => Math.max(9.99, Math.round(usd) - 0.01);
+/** Earlier prices within about 15 % of today's, at retail prices ($x.99, $9.99 at least). */
+const DEMO_SHAPE: HistoryShape = {
+  low: 0.88,
+  spread: 0.3,
+  round: (usd) => Math.max(9.99, Math.round(usd) - 0.01),
+};
 
 /**
  * Earlier versions of the demo's listings, as rounds of writes, oldest first: every listing is in the
@@ -20,32 +26,6 @@ const retail = (usd: number): number => Math.max(9.99, Math.round(usd) - 0.01);
  */
 export function demoPriceHistory(current: readonly PriceRecord[], nowMs: number): PriceRecord[][] {
   const r = rng();
-  const rounds: PriceRecord[][] = [];
   const start = nowMs - DEMO_HISTORY_DAYS * DAY_MS;
-  for (const c of current) {
-    const at = Date.parse(c.updatedAt);
-    const versions: PriceRecord[] = [];
-    if (at <= start + DAY_MS) {
-      versions.push(c);
-    } else {
-      const first = start - r.int(0, 5 * DAY_MS);
-      const moves = r.int(1, 4);
-      const times = [first, ...Array.from({ length: moves - 1 }, () => r.int(first + 1, at - 1))].sort(
-        (a, b) => a - b,
-      );
-      for (const t of times) {
-        versions.push({
-          ...c,
-          totalUsd: retail(c.totalUsd * (0.88 + r.float() * 0.3)),
-          inStock: r.chance(0.9),
-          updatedAt: isoTime(t),
-        });
-      }
-    }
-    for (const [i, v] of versions.entries()) {
-      if (rounds[i] === undefined) rounds[i] = [];
-      rounds[i].push(v);
-    }
-  }
-  return rounds;
+  return asRounds(current.map((c) => earlierVersions(c, start, r, DEMO_SHAPE)));
 }

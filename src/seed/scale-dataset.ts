@@ -9,7 +9,8 @@ import { PILLARS } from '../core/vendors/model.ts';
 import { type Category, DEMO_PEPTIDES } from './demo-peptides.ts';
 import { authorHandle, BODIES, fill, sentimentOf, TITLES } from './demo-reviews.ts';
 import { createIsoFormatter } from './fast-iso.ts';
-import { hash32, unitHash } from './prng.ts';
+import { asRounds, earlierVersions, type HistoryShape } from './price-history-rounds.ts';
+import { hash32, Random, unitHash } from './prng.ts';
 import { COUNTRIES, EXTRA_STEMS, VENDOR_WORDS_A, VENDOR_WORDS_B, VENDOR_WORDS_C } from './scale-words.ts';
 import { pad, slugify } from './text.ts';
 
@@ -25,6 +26,11 @@ export interface ScaleOptions {
   peptides?: number;
   /** Default REVIEWS_PER_VENDOR × vendors (200,000 for 10,000 vendors). */
   reviews?: number;
+  /**
+   * Days of price history written before the current prices (default SCALE_HISTORY_DAYS; 0 for
+   * none). The current prices, and every other record, are the same whatever it is.
+   */
+  priceHistoryDays?: number;
   seed?: number;
 }
 
@@ -32,7 +38,9 @@ export interface ScaleOptions {
  * Bumped whenever the generator's output changes for the same options, so a stored scale database
  * (the bench's `.bench/scale.db`) can tell that it is out of date.
  */
-export const SCALE_DATASET_VERSION = 2;
+export const SCALE_DATASET_VERSION = 3;
+/** Days of price history the scale dataset carries by default, as the demo does (issue [10]). */
+export const SCALE_HISTORY_DAYS = 90;
 /** Reviews per vendor when `reviews` is not given. */
 export const REVIEWS_PER_VENDOR = 20;
 /** One vendor in this many has an operator override (a composite or one pillar), with a reason. */
@@ -51,6 +59,23 @@ const SOURCES = ['vendor-upload', 'third-party', 'community'];
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 /** Days after testing beyond which a batch is stale (the default of BATCH_STALE_DAYS). */
 const STALE_DAYS = 150;
+/**
+ * Vendors whose listings share a price chunk. The import writer reads the stored rows of a chunk's
+ * listings by vendor × peptide (storage/stores/price-history.ts), so on SQLite a chunk costs about
+ * vendors × distinct peptides index probes: 833 vendors (10,000 records) cost ~0.2 s a chunk, 100
+ * a hundredth of that. Measured on the 10,000-vendor seed: 90 days of history add ~8 s with 833,
+ * ~3 s with 100 (PostgreSQL, which pays per statement instead, is about the same either way).
+ */
+const PRICE_CHUNK_VENDORS = 100;
+/**
+ * Earlier prices: within 6 % of the current one (a drift of a few percent), in cents, out of stock
+ * one version in ten (src/seed/price-history-rounds.ts).
+ */
+const HISTORY_SHAPE: Omit<HistoryShape, 'iso'> = {
+  low: 0.94,
+  spread: 0.12,
+  round: (usd) => Math.max(0.01, Math.round(usd * 100) / 100),
+};
 
 interface Stem {
   name: string;
@@ -120,13 +145,14 @@ const checkCount = (name: string, n: number, min: number): void => {
 };
 
 /**
- * Chunks in dependency order: labs + peptides, vendors (+ a few overrides), prices, batches,
- * reviews. Scores are meant to come from the evidence (docs/methodology.md), so the evidence is
- * shaped per vendor: each vendor has a quality that moves its purity level and spread, its share
- * of trusted labs and of public CoA links, its ratings and how much of its catalog it keeps tested;
- * an activity (log-normal) that sets how many batches and reviews it has; and a history span that
- * bounds every date on its record. A few vendors are newcomers with nothing approved (unscored),
- * some are dormant (every CoA stale).
+ * Chunks in dependency order: labs + peptides, vendors (+ a few overrides), prices (each chunk of
+ * listings preceded by their earlier versions over `priceHistoryDays`), batches, reviews. Scores are
+ * meant to come from the evidence (docs/methodology.md), so the evidence is shaped per vendor:
+ * each vendor has a quality that moves its purity level and spread, its share of trusted labs and
+ * of public CoA links, its ratings and how much of its catalog it keeps tested; an activity
+ * (log-normal) that sets how many batches and reviews it has; and a history span that bounds every
+ * date on its record. A few vendors are newcomers with nothing approved (unscored), some are
+ * dormant (every CoA stale).
  */
 export function scaleDataset(opts: ScaleOptions, nowMs: number, chunkSize = 10_000): Generator<ImportBatch> {
   const peptides = opts.peptides ?? 2000;
@@ -135,13 +161,15 @@ export function scaleDataset(opts: ScaleOptions, nowMs: number, chunkSize = 10_0
   checkCount('batches', opts.batches, 0);
   checkCount('peptides', peptides, 1);
   checkCount('reviews', reviews, 0);
+  const priceHistoryDays = opts.priceHistoryDays ?? SCALE_HISTORY_DAYS;
+  checkCount('priceHistoryDays', priceHistoryDays, 0);
   checkCount('chunkSize', chunkSize, 1);
   if (!Number.isFinite(nowMs)) throw new RangeError('nowMs must be a finite number');
-  return generate({ ...opts, peptides, reviews, seed: opts.seed ?? 1 }, nowMs, chunkSize);
+  return generate({ ...opts, peptides, reviews, priceHistoryDays, seed: opts.seed ?? 1 }, nowMs, chunkSize);
 }
 
 function* generate(opts: Required<ScaleOptions>, nowMs: number, size: number): Generator<ImportBatch> {
-  const { vendors, batches, peptides, reviews, seed } = opts;
+  const { vendors, batches, peptides, reviews, priceHistoryDays, seed } = opts;
   const iso = createIsoFormatter();
   const at = (agoMs: number): string => iso(nowMs - agoMs);
   /** Uniform in [0, 1) for (index, field): `salt` keeps the fields of one record independent. */
@@ -276,8 +304,23 @@ function* generate(opts: Required<ScaleOptions>, nowMs: number, size: number): G
     }
   });
 
-  // At most two price rows (baseline, live) per listing: chunks stay within `size` records.
-  yield* chunks(vendors, Math.max(1, Math.floor(size / (2 * MAX_LISTED))), (b, v) => {
+  // At most two price rows (baseline, live) per listing: chunks stay within `size` records. With a
+  // price history, a chunk's listings are first written as their earlier versions, one chunk per
+  // round (the first holds every listing of the chunk, so the set of listings is the same from its
+  // first write on), then as their current records: the import writer keeps each move in
+  // price_changes, as a feed's writes would over time. Each listing draws its history from a stream
+  // of its own, so the history does not depend on the chunk size. A chunk holds at most
+  // PRICE_CHUNK_VENDORS vendors' listings.
+  const historyStart = nowMs - priceHistoryDays * DAY_MS;
+  const shape: HistoryShape = { ...HISTORY_SHAPE, iso };
+  const historySalt = (seed * 0x3c6ef372) ^ 0x4157;
+  let versions: PriceRecord[][] = [];
+  const withHistory = (c: PriceRecord, stream: number): PriceRecord => {
+    if (priceHistoryDays > 0)
+      versions.push(earlierVersions(c, historyStart, new Random(hash32(stream, historySalt)), shape));
+    return c;
+  };
+  const listings = (b: ImportBatch, v: number): void => {
     for (let k = 0; k < listed[v]!; k++) {
       const j = v * MAX_LISTED + k;
       const vialMg = VIALS[int(j, 30, 0, VIALS.length - 1)]!;
@@ -299,13 +342,25 @@ function* generate(opts: Required<ScaleOptions>, nowMs: number, size: number): G
         inStock,
         updatedAt: at(agoMs),
       });
-      b.price.push(price('baseline', totalUsd, true, int(j, 32, HOUR_MS, 120 * DAY_MS)));
+      b.price.push(withHistory(price('baseline', totalUsd, true, int(j, 32, HOUR_MS, 120 * DAY_MS)), 2 * j));
       if (u(j, 33) < 0.33) {
         const live = Math.round(totalUsd * (85 + int(j, 34, 0, 25))) / 100;
-        b.price.push(price('live', live, u(j, 35) < 0.9, int(j, 36, HOUR_MS / 4, 5 * DAY_MS)));
+        b.price.push(
+          withHistory(price('live', live, u(j, 35) < 0.9, int(j, 36, HOUR_MS / 4, 5 * DAY_MS)), 2 * j + 1),
+        );
       }
     }
-  });
+  };
+  const perChunk = Math.max(1, Math.min(PRICE_CHUNK_VENDORS, Math.floor(size / (2 * MAX_LISTED))));
+  for (const current of chunks(vendors, perChunk, listings)) {
+    for (const round of asRounds(versions)) {
+      const b = emptyImportBatch();
+      b.price = round;
+      yield b;
+    }
+    versions = [];
+    yield current;
+  }
 
   yield* chunks(batches, size, (b, i) => {
     b.batch.push(scaleBatch(i));

@@ -36,6 +36,22 @@ describe.concurrent.each(DIALECTS)('purerank seed scale (%s)', (dialect) => {
       expect(overridden.size).toBe(overrides);
       // Without an override, the composite is the weighted mean of the pillars computed from evidence.
       for (const v of scored) if (!overridden.has(v.id)) expect(v.score).toBe(compositeOf(v.pillars!));
+      // 90 days of price history: the listings' earlier versions are kept as price changes.
+      const count = async (table: 'prices' | 'price_changes') =>
+        Number(
+          (
+            await store.kysely
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      expect(await count('price_changes')).toBeGreaterThan(2.5 * (await count('prices')));
+      // The summary line counts the listings, and the earlier versions apart.
+      const listings = await count('prices');
+      expect(r.stdout).toMatch(
+        new RegExp(`\\b${listings} price \\(\\d+ earlier versions kept as price history\\)`),
+      );
     } finally {
       await store.close();
     }

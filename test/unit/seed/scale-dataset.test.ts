@@ -4,6 +4,7 @@ import {
   batchKey,
   emptyImportBatch,
   type ImportBatch,
+  type PriceRecord,
   RECORD_TYPES,
   type RecordType,
 } from '../../../src/core/import/records.ts';
@@ -29,6 +30,13 @@ const merge = (parts: ImportBatch[]): ImportBatch => {
   return all;
 };
 const all = merge(chunks);
+/** A listing's identity (the prices table's key). */
+const listing = (p: PriceRecord) => `${p.vendorSlug}/${p.peptideSlug}/${p.vialMg}/${p.source}`;
+/** The current price records: each listing's last record (its earlier versions come first). */
+const current = [...new Map(all.price.map((p) => [listing(p), p])).values()];
+/** Orders price records by listing, then time. */
+const byListing = (a: PriceRecord, b: PriceRecord) =>
+  listing(a).localeCompare(listing(b)) || a.updatedAt.localeCompare(b.updatedAt);
 /** Enough vendors and batches for shares and spreads to mean something. */
 const BIG: ScaleOptions = { vendors: 600, batches: 60_000, peptides: 300, seed: 3 };
 const big = merge([...scaleDataset(BIG, NOW)]);
@@ -45,7 +53,7 @@ describe('scaleDataset', () => {
     expect(all.account).toHaveLength(0);
     // Each vendor lists 2–6 peptides, one baseline price each.
     const listed = new Map<string, number>();
-    for (const p of all.price.filter((x) => x.source === 'baseline'))
+    for (const p of current.filter((x) => x.source === 'baseline'))
       listed.set(p.vendorSlug, (listed.get(p.vendorSlug) ?? 0) + 1);
     expect(listed.size).toBe(50);
     for (const n of listed.values()) expect(n).toBeGreaterThanOrEqual(2);
@@ -66,6 +74,7 @@ describe('scaleDataset', () => {
     for (const c of chunks) {
       expect(c.peptide.length).toBeLessThanOrEqual(CHUNK);
       expect(c.vendor.length).toBeLessThanOrEqual(CHUNK);
+      expect(c.price.length).toBeLessThanOrEqual(CHUNK);
       expect(c.review.length).toBeLessThanOrEqual(CHUNK);
     }
     const span = (t: RecordType) => {
@@ -89,7 +98,11 @@ describe('scaleDataset', () => {
 
   it('is deterministic, and the seed matters', () => {
     expect(merge([...scaleDataset(SMALL, NOW, CHUNK)])).toEqual(all);
-    expect(merge([...scaleDataset(SMALL, NOW, 333)])).toEqual(all);
+    // Another chunk size writes the same records; only the order of price versions across listings moves.
+    const other333 = merge([...scaleDataset(SMALL, NOW, 333)]);
+    expect({ ...other333, price: [] }).toEqual({ ...all, price: [] });
+    expect([...new Map(other333.price.map((p) => [listing(p), p])).values()]).toEqual(current);
+    expect([...other333.price].sort(byListing)).toEqual([...all.price].sort(byListing));
     const other = merge([...scaleDataset({ ...SMALL, seed: 8 }, NOW, CHUNK)]);
     expect(other.batch.map((b) => b.vendorSlug)).not.toEqual(all.batch.map((b) => b.vendorSlug));
     expect(other.batch.map((b) => b.batchId)).toEqual(all.batch.map((b) => b.batchId));
@@ -122,8 +135,9 @@ describe('scaleDataset', () => {
     }
     for (const r of all.review) expect(vendors).toContain(r.vendorSlug);
     for (const o of all.override) expect(vendors).toContain(o.vendorSlug);
-    const priceKeys = all.price.map((p) => `${p.vendorSlug}/${p.peptideSlug}/${p.vialMg}/${p.source}`);
-    expect(new Set(priceKeys).size).toBe(priceKeys.length);
+    // A listing is written once per chunk (its earlier versions in chunks before its current record).
+    for (const c of chunks) expect(new Set(c.price.map(listing)).size).toBe(c.price.length);
+    expect(current.length).toBeLessThan(all.price.length);
     expect(new Set(all.review.map((r) => r.id)).size).toBe(all.review.length);
   });
 
@@ -262,6 +276,7 @@ describe('scaleDataset', () => {
     expect(() => scaleDataset({ vendors: 5, batches: 1.5 }, NOW)).toThrow(RangeError);
     expect(() => scaleDataset({ vendors: 5, batches: 10 }, NOW, 0)).toThrow(RangeError);
     expect(() => scaleDataset({ vendors: 5, batches: 10, peptides: 0 }, NOW)).toThrow(RangeError);
+    expect(() => scaleDataset({ vendors: 5, batches: 10, priceHistoryDays: -1 }, NOW)).toThrow(RangeError);
   });
 });
 
