@@ -65,7 +65,8 @@ export class PdfPool implements PdfReader {
 
   /** Workers start on first use (or warm()): a process that never reads a PDF never starts one. */
   private get pool(): Piscina<ExtractTask, DocumentReading> {
-    this.poolInstance ??= new Piscina<ExtractTask, DocumentReading>({
+    if (this.poolInstance) return this.poolInstance;
+    this.poolInstance = new Piscina<ExtractTask, DocumentReading>({
       filename: workerFile.href,
       minThreads: this.threads,
       maxThreads: this.threads,
@@ -82,7 +83,8 @@ export class PdfPool implements PdfReader {
     });
     // A worker that fails outside a task (it cannot load, it dies while idle) is reported here;
     // unheard, the event would end the process. Each task's own failure reaches its caller through
-    // run(), so there is nothing more to do with it than not to crash.
+    // run(), so there is nothing more to do with it than not to crash. Once per pool: the getter
+    // runs for every document, and a listener added each time was kept for the process's life.
     this.poolInstance.on('error', () => {});
     return this.poolInstance;
   }
@@ -125,6 +127,12 @@ export class PdfPool implements PdfReader {
     this.running++;
     let restart: Promise<unknown> | null = null;
     const memory = new AbortController();
+    // The time limit is a timer of our own, not AbortSignal.timeout(): inside AbortSignal.any() Node
+    // holds a timeout signal only weakly, and a garbage collection before it fires loses it
+    // (nodejs/node#57736), so a slow document ran on until the memory watchdog stopped it (17.5 s
+    // in CI instead of 1 s).
+    const time = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
     try {
       await this.warm();
       // A copy the worker owns outright, in an ArrayBuffer of its own that can be transferred. Not
@@ -134,6 +142,7 @@ export class PdfPool implements PdfReader {
       own.set(bytes);
       this.inFlight.add(memory);
       this.watchMemory();
+      timer = setTimeout(() => time.abort(), this.opts.timeLimitMs);
       return await this.pool.run(
         {
           bytes: own,
@@ -141,7 +150,7 @@ export class PdfPool implements PdfReader {
         },
         {
           transferList: [own.buffer],
-          signal: AbortSignal.any([AbortSignal.timeout(this.opts.timeLimitMs), memory.signal]),
+          signal: AbortSignal.any([time.signal, memory.signal]),
         },
       );
     } catch (e) {
@@ -156,6 +165,7 @@ export class PdfPool implements PdfReader {
       restart = this.pool.run(WARM_UP).catch(() => {});
       return { ok: false, reason };
     } finally {
+      clearTimeout(timer);
       this.inFlight.delete(memory);
       if (this.inFlight.size === 0) this.stopWatching();
       if (restart) void restart.then(() => this.release());
