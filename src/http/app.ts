@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import './fastify-decorations.ts';
 import './request-context.ts';
 import '../core/validation/formats.ts';
-import { checkReadiness } from '../core/health/readiness.ts';
+import { checkReadiness, sharedReadiness } from '../core/health/readiness.ts';
 import { adminDisabled } from './admin/disabled.ts';
 import { ADMIN_PREFIX, adminApi } from './admin/index.ts';
 import { AdmissionControl } from './admission.ts';
@@ -232,13 +232,17 @@ export async function buildApp(services: AppServices, opts: AppOptions = {}): Pr
   // For the operator's Prometheus: the admin token, never cached, never rate-limited (metrics/).
   metricsRoute(app, metrics, services.config.adminToken);
   // For load balancers: 503 while the database (or Redis, when the limits are shared) does not
-  // answer, so traffic goes to instances that can serve it; never cached.
-  app.get('/readyz', async (request, reply) => {
-    const limiter = services.limiter;
-    const r = await checkReadiness({
+  // answer, so traffic goes to instances that can serve it; never cached by HTTP. Concurrent calls
+  // share one check and its result is reused for 250 ms: its cost stays bounded however many call.
+  const limiter = services.limiter;
+  const readiness = sharedReadiness(() =>
+    checkReadiness({
       database: () => services.store.state.read(),
       ...(limiter.ping ? { redis: () => limiter.ping!() } : {}),
-    });
+    }),
+  );
+  app.get('/readyz', async (request, reply) => {
+    const r = await readiness();
     reply.header('cache-control', 'no-store');
     if (r.ready) return { status: 'ready', checks: r.checks };
     const down = Object.entries(r.checks)

@@ -28,6 +28,16 @@ function nulAt(value: unknown, path: string, depth: number): string | null {
 }
 
 /**
+ * The path's parameters without a catch-all's `*`: that is the rest of an unknown path, which its
+ * route answers 404 (a NUL there named "Parameter '*'", the router's word, in a 400).
+ */
+function namedParams(params: unknown): unknown {
+  if (params === null || typeof params !== 'object' || !Object.hasOwn(params, '*')) return params;
+  const { '*': _rest, ...named } = params as Record<string, unknown>;
+  return named;
+}
+
+/**
  * No string a request carries — path parameter, query parameter or JSON body field — may contain
  * U+0000: PostgreSQL text cannot hold it (the query fails, a 500 there and a silent difference from
  * SQLite), and no field of ours has a use for it. Refused up front with 400 naming the parameter, on
@@ -35,7 +45,8 @@ function nulAt(value: unknown, path: string, depth: number): string | null {
  */
 export function refuseNulStrings(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
-    const at = nulAt(request.params, '', 0) ?? nulAt(request.query, '', 0) ?? nulAt(request.body, '', 0);
+    const at =
+      nulAt(namedParams(request.params), '', 0) ?? nulAt(request.query, '', 0) ?? nulAt(request.body, '', 0);
     if (at === null) return done();
     done(
       invalidParameter(

@@ -45,3 +45,33 @@ async function probe(run: () => Promise<unknown>, timeoutMs: number): Promise<Pr
     clearTimeout(timer);
   }
 }
+
+/** How long a finished check answers later callers. (250 ms) */
+export const READINESS_REUSE_MS = 250;
+
+/**
+ * One check shared by every caller while it runs, and its result reused for `reuseMs` after it
+ * ends, a failure included: `/readyz` is reachable by anyone, and each check is a database read and
+ * a Redis round trip, so its cost must not grow with the request rate. A change is seen within
+ * `reuseMs` plus one check (at most the probes' 1 s).
+ */
+export function sharedReadiness(
+  check: () => Promise<Readiness>,
+  reuseMs = READINESS_REUSE_MS,
+  now: () => number = () => performance.now(),
+): () => Promise<Readiness> {
+  let running: Promise<Readiness> | null = null;
+  let last: { result: Readiness; at: number } | null = null;
+  return () => {
+    if (last !== null && now() - last.at < reuseMs) return Promise.resolve(last.result);
+    running ??= check()
+      .then((result) => {
+        last = { result, at: now() };
+        return result;
+      })
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+}

@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, type Metric, Registry } from 'prom-client';
 import type { VerificationStatus } from '../../core/coa/verification.ts';
 import type { RateLimitScope } from '../../core/ratelimit/model.ts';
 import type { OutboxLag } from '../../core/webhooks/delivery-ports.ts';
@@ -52,11 +52,15 @@ export interface ServiceMetrics {
   countDeliveriesFrom(source: () => DeliveryAttemptCounts): void;
 }
 
-/** A metric prom-client formats from what get() returns; for values kept outside prom-client. */
+/**
+ * A metric prom-client formats from what get() returns; for values kept outside prom-client, and
+ * for gauges that must be able to say nothing (no values: no sample line; a prom-client Gauge
+ * without labels always has one, 0 after a reset).
+ */
 interface Collected {
   name: string;
   help: string;
-  type: 'counter' | 'histogram';
+  type: 'counter' | 'histogram' | 'gauge';
   get(): Promise<{
     name: string;
     help: string;
@@ -196,44 +200,69 @@ export function createServiceMetrics(sources: MetricSources): ServiceMetrics {
   // The outbox is read once per scrape for both gauges; a query that fails or is slow leaves them
   // out of that scrape (and counts an error) rather than failing or holding the scrape.
   let lag: Promise<OutboxLag | null> | null = null;
-  const outboxErrors = new Counter({
-    name: 'purerank_outbox_lag_errors_total',
-    help: 'Scrapes whose outbox query failed or took longer than 1 s (the outbox gauges were left out).',
-    registers: [registry],
-  });
+  let outboxErrors = 0;
   const readLag = (): Promise<OutboxLag | null> => {
-    lag ??= boundedLag(sources, () => outboxErrors.inc()).finally(() => {
-      // The next scrape reads again; both gauges of this scrape share one read.
+    lag ??= boundedLag(sources, () => {
+      outboxErrors++;
+    }).finally(() => {
+      // The next scrape reads again; both gauges and the error count of this scrape share one read.
       setImmediate(() => {
         lag = null;
       });
     });
     return lag;
   };
-  new Gauge({
-    name: 'purerank_outbox_pending_events',
-    // One database behind every worker: their readings agree, so the aggregate is one of them.
-    aggregator: 'max',
-    help: `Events written but not yet fanned out to webhook endpoints (counted up to ${OUTBOX_COUNT_LIMIT}).`,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const l = await readLag();
-      if (l) this.set(l.events);
+  register({
+    name: 'purerank_outbox_lag_errors_total',
+    help: 'Scrapes whose outbox query failed or took longer than 1 s (the outbox gauges were left out).',
+    type: 'counter',
+    async get() {
+      // prom-client collects every metric of a scrape at once: awaiting this scrape's read makes
+      // its failure count in the same scrape that leaves the gauges out, not the next one.
+      await readLag();
+      return {
+        name: this.name,
+        help: this.help,
+        type: this.type,
+        values: [{ labels: {}, value: outboxErrors }],
+        aggregator: 'sum',
+      };
     },
   });
-  new Gauge({
-    name: 'purerank_outbox_oldest_pending_age_seconds',
-    // One database behind every worker: their readings agree, so the aggregate is one of them.
-    aggregator: 'max',
-    help: 'Age of the oldest event not yet fanned out to webhook endpoints (0 when there is none).',
-    registers: [registry],
-    async collect() {
-      this.reset();
+  // Left out, not 0, when the read failed or was late: a 0 would read as "nothing pending" and
+  // clear the backlog alert exactly while the database is away. Under `serve --workers N` the
+  // primary takes the maximum over the workers that have a value (prom-client's 'max' aggregator
+  // groups the values it is given; a worker with none adds none), and none when no worker has one.
+  const outboxGauge = (name: string, help: string, value: (l: OutboxLag) => number): Collected => ({
+    name,
+    help,
+    type: 'gauge',
+    async get() {
       const l = await readLag();
-      if (l) this.set(l.oldestAtMs === null ? 0 : Math.max(0, (sources.nowMs() - l.oldestAtMs) / 1000));
+      return {
+        name,
+        help,
+        type: 'gauge',
+        values: l ? [{ labels: {}, value: value(l) }] : [],
+        // One database behind every worker: their readings agree, so the aggregate is one of them.
+        aggregator: 'max',
+      };
     },
   });
+  register(
+    outboxGauge(
+      'purerank_outbox_pending_events',
+      `Events written but not yet fanned out to webhook endpoints (counted up to ${OUTBOX_COUNT_LIMIT}).`,
+      (l) => l.events,
+    ),
+  );
+  register(
+    outboxGauge(
+      'purerank_outbox_oldest_pending_age_seconds',
+      'Age of the oldest event not yet fanned out to webhook endpoints (0 when there is none).',
+      (l) => (l.oldestAtMs === null ? 0 : Math.max(0, (sources.nowMs() - l.oldestAtMs) / 1000)),
+    ),
+  );
 
   return {
     registry,

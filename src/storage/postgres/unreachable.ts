@@ -1,13 +1,6 @@
-import {
-  type CompiledQuery,
-  type DatabaseConnection,
-  type Driver,
-  PostgresDialect,
-  type QueryCompiler,
-  type QueryResult,
-  type TransactionSettings,
-} from 'kysely';
+import { type Driver, PostgresDialect } from 'kysely';
 import { StoreUnavailableError } from '../../core/errors.ts';
+import { MappedDriver } from '../mapped-driver.ts';
 
 /*
  * The one place that decides "the database cannot be reached" on PostgreSQL. Every query, every
@@ -69,99 +62,9 @@ export function storeError(err: unknown): unknown {
   return isDatabaseUnreachable(err) ? new StoreUnavailableError(err) : err;
 }
 
-async function mapped<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    throw storeError(err);
-  }
-}
-
-class MappedConnection implements DatabaseConnection {
-  constructor(readonly inner: DatabaseConnection) {}
-
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    return mapped(() => this.inner.executeQuery<R>(query));
-  }
-
-  async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    try {
-      yield* this.inner.streamQuery<R>(query, chunkSize);
-    } catch (err) {
-      throw storeError(err);
-    }
-  }
-}
-
-/** The same connection object for a pooled client each time, so Kysely's bookkeeping holds. */
-const wrapped = new WeakMap<DatabaseConnection, MappedConnection>();
-const unwrap = (c: DatabaseConnection): DatabaseConnection => (c instanceof MappedConnection ? c.inner : c);
-
-class MappedDriver implements Driver {
-  constructor(private readonly inner: Driver) {}
-
-  init(): Promise<void> {
-    return mapped(() => this.inner.init());
-  }
-
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const c = await mapped(() => this.inner.acquireConnection());
-    let m = wrapped.get(c);
-    if (!m) {
-      m = new MappedConnection(c);
-      wrapped.set(c, m);
-    }
-    return m;
-  }
-
-  beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return mapped(() => this.inner.beginTransaction(unwrap(c), settings));
-  }
-
-  commitTransaction(c: DatabaseConnection): Promise<void> {
-    return mapped(() => this.inner.commitTransaction(unwrap(c)));
-  }
-
-  rollbackTransaction(c: DatabaseConnection): Promise<void> {
-    return mapped(() => this.inner.rollbackTransaction(unwrap(c)));
-  }
-
-  async savepoint(
-    c: DatabaseConnection,
-    name: string,
-    compile: QueryCompiler['compileQuery'],
-  ): Promise<void> {
-    await mapped(async () => this.inner.savepoint?.(unwrap(c), name, compile));
-  }
-
-  async rollbackToSavepoint(
-    c: DatabaseConnection,
-    name: string,
-    compile: QueryCompiler['compileQuery'],
-  ): Promise<void> {
-    await mapped(async () => this.inner.rollbackToSavepoint?.(unwrap(c), name, compile));
-  }
-
-  async releaseSavepoint(
-    c: DatabaseConnection,
-    name: string,
-    compile: QueryCompiler['compileQuery'],
-  ): Promise<void> {
-    await mapped(async () => this.inner.releaseSavepoint?.(unwrap(c), name, compile));
-  }
-
-  releaseConnection(c: DatabaseConnection): Promise<void> {
-    return this.inner.releaseConnection(unwrap(c));
-  }
-
-  destroy(): Promise<void> {
-    return this.inner.destroy();
-  }
-}
-
 /** Kysely's PostgreSQL dialect whose errors of an unreachable server are StoreUnavailableError. */
 export class UnreachableMappingDialect extends PostgresDialect {
   override createDriver(): Driver {
-    return new MappedDriver(super.createDriver());
+    return new MappedDriver(super.createDriver(), storeError);
   }
 }

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { BusyMappingDialect } from './busy.ts';
 
 export interface SqliteHandle {
   db: Kysely<Database>;
@@ -22,7 +23,7 @@ export function connectSqlite(path: string): SqliteHandle {
   // 16 MiB of page cache: the hot pages of the batch index; the OS page cache holds the rest, and
   // the service stays within its memory budget (issue [1]: < 300 MB with the scale dataset).
   raw.pragma('cache_size = -16384');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  const db = new Kysely<Database>({ dialect: new BusyMappingDialect({ database: withStatementCache(raw) }) });
   return { db, raw };
 }
 

@@ -42,6 +42,15 @@ describe.each(DIALECTS)('NUL characters in parameters and bodies (%s)', (dialect
     expect(overrides.json().data).toEqual([]);
   });
 
+  it("a NUL in an unknown path is a 404 for that path, not a 400 naming the router's wildcard", async () => {
+    for (const url of ['/api/v1/peptides/bpc-157/price-stats%00', '/v1/x%00y', '/nothing%00']) {
+      const res = await a.ctx.app.inject({ url, headers: { authorization: `Bearer ${a.key}` } });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().error).toMatchObject({ code: 'not_found', status: 404 });
+      expect(res.body).not.toContain("'*'");
+    }
+  });
+
   it('public routes refuse it too, with the documented body', async () => {
     const res = await a.ctx.app.inject({
       url: '/api/v1/vendors/a%00b',
