@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { LEASE_MS, SWEEP_MS } from '../../src/adapters/ratelimit/redis-leases.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import {
   clusterAvailable,
@@ -53,6 +54,18 @@ async function until<T>(what: string, probe: () => T | undefined | false, within
 }
 
 const ADMIN_TOKEN = `workers-test-${'x'.repeat(32)}`;
+
+/** The 200s of the vendor list a scrape counts, summed over its series. */
+const vendorLists = (text: string): number =>
+  text
+    .split('\n')
+    .filter(
+      (l) =>
+        l.startsWith('purerank_http_requests_total{') &&
+        l.includes('route="/api/v1/vendors"') &&
+        l.includes('status="200"'),
+    )
+    .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 
 describe('purerank serve --workers', () => {
   it('refuses more than one worker without REDIS_URL, with one line and a non-zero exit', async () => {
@@ -107,7 +120,18 @@ describe('purerank serve --workers', () => {
           expect(res.status).toBe(200);
           remaining = res.headers.get('x-ratelimit-remaining')!;
         }
-        expect(remaining).toBe('970');
+        // Each worker answers as it sees the quota: far from the limit it admits from a lease of
+        // tokens it reserved (decision 0022), so its figure leaves out the other workers' leases.
+        expect(Number(remaining)).toBeLessThan(1000);
+        // Once the leases have ended and given back what they did not use (their time, then the
+        // next sweep), every worker sees one count: 30, and this request (another route: the
+        // scrapes below count the vendor list's).
+        await sleep(LEASE_MS + SWEEP_MS + 1_000);
+        const after = await fetch(`${s.base}/api/v1/batches/NO-SUCH-BATCH`, {
+          headers: { authorization: `Bearer ${key}`, connection: 'close' },
+        });
+        expect(after.status).toBe(200);
+        expect(after.headers.get('x-ratelimit-remaining')).toBe('969');
 
         // /metrics reaches one worker per scrape, and answers for all of them (through the primary):
         // the same 30 on every scrape, whichever worker takes it.
@@ -117,30 +141,66 @@ describe('purerank serve --workers', () => {
           });
           expect(scrape.status).toBe(200);
           const text = await scrape.text();
-          const listed = text
-            .split('\n')
-            .filter(
-              (l) =>
-                l.startsWith('purerank_http_requests_total{') &&
-                l.includes('route="/api/v1/vendors"') &&
-                l.includes('status="200"'),
-            )
-            .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
-          expect(listed, text.slice(0, 2000)).toBe(30);
+          expect(vendorLists(text), text.slice(0, 2000)).toBe(30);
           expect(text).toContain('purerank_outbox_pending_events');
+        }
+
+        // A worker that does not answer the primary's collection (stopped, not dead: still
+        // connected): a scrape reaching another worker answers 503 after the documented 4 s (it
+        // took 5.03 s when prom-client's own limit decided), well before the sample
+        // scrape_timeout of 10 s. The stopped worker may be handed one of these connections
+        // itself (it answers once resumed, after this test has stopped waiting).
+        process.kill(pids[1]!, 'SIGSTOP');
+        try {
+          const t0 = performance.now();
+          const results = await Promise.all(
+            [0, 1, 2].map(async () => {
+              try {
+                const res = await fetch(`${s.base}/metrics`, {
+                  headers: { authorization: `Bearer ${ADMIN_TOKEN}`, connection: 'close' },
+                  signal: AbortSignal.timeout(8_000),
+                });
+                const body = (await res.json()) as { error?: { code: string } };
+                return { status: res.status, code: body.error?.code, ms: performance.now() - t0 };
+              } catch {
+                return { status: 0, code: undefined, ms: performance.now() - t0 };
+              }
+            }),
+          );
+          const answered = results.filter((r) => r.status !== 0);
+          expect(answered.length, JSON.stringify(results)).toBeGreaterThanOrEqual(2);
+          for (const r of answered) {
+            expect(r, JSON.stringify(results)).toMatchObject({ status: 503, code: 'service_unavailable' });
+            expect(r.ms, JSON.stringify(results)).toBeGreaterThanOrEqual(3_900);
+            expect(r.ms, JSON.stringify(results)).toBeLessThan(4_900);
+          }
+        } finally {
+          process.kill(pids[1]!, 'SIGCONT');
         }
 
         // A worker killed outright is replaced; the others serve meanwhile.
         process.kill(pids[0]!, 'SIGKILL');
-        // Asked once the primary knows: a connection it handed to the worker as it died is lost
-        // with it (node:cluster's round-robin waits for the dead worker's reply).
         await until(
           'the primary noticed',
           () => s.logs().includes(`worker ${pids[0]} exited unexpectedly`),
           5_000,
         );
-        const res = await fetch(`${s.base}/healthz`, { signal: AbortSignal.timeout(5_000) });
-        expect(res.status).toBe(200);
+        // One connection may be lost even so: node:cluster's round-robin can have handed the next
+        // connection to the worker as it died, and keeps it unanswered (docs/reliability.md, the
+        // gap of `serve --workers`; seen here in about 1 run in 4). The next ones are served.
+        const answers: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          try {
+            const res = await fetch(`${s.base}/healthz`, {
+              headers: { connection: 'close' },
+              signal: AbortSignal.timeout(2_000),
+            });
+            answers.push(res.status);
+          } catch {
+            answers.push(0);
+          }
+        }
+        expect(answers.filter((st) => st === 200).length, JSON.stringify(answers)).toBeGreaterThanOrEqual(2);
         const replaced = await until(
           'a new worker',
           () => {
@@ -154,6 +214,15 @@ describe('purerank serve --workers', () => {
         );
         // The banner is not printed again.
         expect(s.logs().match(/listening on/g)).toHaveLength(1);
+        // The killed worker's counts went with it: the summed counter dropped (Prometheus reads a
+        // reset), and the new worker counts from zero (docs/reliability.md, "Seen from outside").
+        const afterKill = await fetch(`${s.base}/metrics`, {
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, connection: 'close' },
+        });
+        expect(afterKill.status).toBe(200);
+        const survivors = vendorLists(await afterKill.text());
+        expect(survivors).toBeGreaterThan(0);
+        expect(survivors).toBeLessThan(30);
 
         // SIGTERM to the primary stops every worker, then the primary, cleanly.
         const t0 = Date.now();
