@@ -28,21 +28,44 @@ export class Client {
     this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
   }
 
-  send(
+  /**
+   * Requests sent again after the keep-alive race: the service closed an idle connection (Node's
+   * 5 s keepAliveTimeout) just as this client wrote the next request on it, which then fails with
+   * ECONNRESET before any answer. Every keep-alive client meets it; Node's documentation answers it
+   * by sending the request again when it went out on a reused socket (`req.reusedSocket`), and so
+   * do browsers. Counted and reported, not hidden: a reset on a fresh connection, or after an
+   * answer began, is still an error.
+   */
+  keepAliveRetries = 0;
+
+  async send(
     method: string,
     path: string,
     headers: Record<string, string | number>,
     body?: Buffer | string,
   ): Promise<Answer> {
+    const first = await this.attempt(method, path, headers, body);
+    if (!first.raced) return first.answer;
+    this.keepAliveRetries++;
+    return (await this.attempt(method, path, headers, body)).answer;
+  }
+
+  private attempt(
+    method: string,
+    path: string,
+    headers: Record<string, string | number>,
+    body?: Buffer | string,
+  ): Promise<{ answer: Answer; raced: boolean }> {
     const start = performance.now();
     const tls = this.base.protocol === 'https:';
     const make = tls ? requestTls : request;
     return new Promise((resolve) => {
       let settled = false;
-      const done = (a: Omit<Answer, 'ms'>) => {
+      let answered = false;
+      const done = (a: Omit<Answer, 'ms'>, raced = false) => {
         if (settled) return;
         settled = true;
-        resolve({ ...a, ms: performance.now() - start });
+        resolve({ answer: { ...a, ms: performance.now() - start }, raced });
       };
       const req = make(
         {
@@ -56,6 +79,7 @@ export class Client {
           timeout: TIME_LIMIT_MS,
         },
         (res) => {
+          answered = true;
           let text = '';
           res.setEncoding('utf8');
           res.on('data', (c: string) => {
@@ -66,13 +90,13 @@ export class Client {
         },
       );
       req.on('timeout', () => req.destroy(new Error(`no answer within ${TIME_LIMIT_MS / 1000} s`)));
-      req.on('error', (e) =>
-        done({
-          status: 0,
-          body: `${(e as NodeJS.ErrnoException).code ?? ''} ${e.message}`.trim(),
-          headers: {},
-        }),
-      );
+      req.on('error', (e) => {
+        const code = (e as NodeJS.ErrnoException).code;
+        done(
+          { status: 0, body: `${code ?? ''} ${e.message}`.trim(), headers: {} },
+          !answered && req.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE'),
+        );
+      });
       req.end(body);
     });
   }

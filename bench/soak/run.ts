@@ -224,6 +224,7 @@ async function main(): Promise<number> {
     `webhooks received: ${receiver.counts.deliveries} (${Object.entries(receiver.counts.byType)
       .map(([t, n]) => `${n} ${t}`)
       .join(', ')}), duplicates ${receiver.counts.duplicates}, refused ${receiver.counts.bad}`,
+    `keep-alive races: ${http.keepAliveRetries} requests sent again after the service closed an idle connection as they were written (ECONNRESET before any answer, on a reused socket; bench/soak/http.ts)`,
   );
   const growth = warmRss !== null && endRss !== null ? ((endRss - warmRss) / warmRss) * 100 : null;
   out.push(
@@ -269,6 +270,7 @@ async function main(): Promise<number> {
         errors: [...rec.errors.values()],
         webhooks: receiver.counts,
         coaStatuses,
+        keepAliveRetries: http.keepAliveRetries,
         keys: usage,
         rss: { warmMb: warmRss, endMb: endRss, peakMb: rssPeak, growthPercent: growth },
         verdict: {
