@@ -240,8 +240,15 @@ function coaVerifier(
   });
 }
 
-/** How long a rate-limit decision waits for Redis before the fallback decides it. */
-const REDIS_COMMAND_TIMEOUT_MS = 500;
+/** How long a rate-limit decision waits for Redis before the fallback decides it (measured by the limiter). */
+const REDIS_DECISION_TIMEOUT_MS = 500;
+/**
+ * The client's own limit per command, a backstop for what the limiter does not time itself (PING,
+ * refunds): well above the decisions' limit, which a stalled event loop must not trip (decision 0022).
+ */
+const REDIS_COMMAND_TIMEOUT_MS = 5_000;
+/** How long start-up waits for Redis before starting on the fallback (the client keeps trying). */
+const REDIS_START_WAIT_MS = 2_000;
 
 async function openLimiter(
   config: Readonly<Config>,
@@ -265,13 +272,22 @@ async function openLimiter(
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times - 1, 5), 2000),
   });
   // Connection errors arrive as events; the limiter's warnings say what they mean for requests.
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-  } catch (err) {
-    // The service starts only with Redis answering; a client left reconnecting would keep it alive.
-    redis.disconnect();
-    throw err;
+  let lastError: unknown = null;
+  redis.on('error', (err) => {
+    lastError = err;
+  });
+  // Redis away at start is the outage the fallback is for (decision 0022): the instance starts on
+  // per-instance limits and moves to shared ones when the reconnecting client gets through. (It
+  // used to refuse to start, so a restart during a Redis outage could not bring an instance back.)
+  let saidUnavailable = false;
+  if (!(await connectWithin(redis, REDIS_START_WAIT_MS))) {
+    const why =
+      lastError instanceof Error ? lastError.message : `no answer within ${REDIS_START_WAIT_MS / 1000} s`;
+    process.emitWarning(
+      `Redis at ${redactedUrl(config.redisUrl)} does not answer (${why}): starting with rate limits decided by this instance alone; they are shared once Redis answers (docs/reliability.md)`,
+      { code: 'PURERANK_REDIS_LIMITER' },
+    );
+    saidUnavailable = true;
   }
   // While Redis does not answer, each instance decides alone (fail open, documented drift).
   const fallback = await MemoryRateLimiter.open({ clock });
@@ -281,13 +297,51 @@ async function openLimiter(
     clock,
     ownsClient: true,
     prefix: `${config.redisPrefix}rl:`,
+    decisionTimeoutMs: REDIS_DECISION_TIMEOUT_MS,
     fallback,
-    onFallback: (state, err) =>
+    onFallback: (state, err) => {
+      if (state === 'redis-unavailable') {
+        // Already said at start (the first decision finds what start-up found).
+        if (saidUnavailable) return;
+        saidUnavailable = true;
+      } else saidUnavailable = false;
       process.emitWarning(
         state === 'redis-unavailable'
           ? `Redis does not answer (${err instanceof Error ? err.message : String(err)}): rate limits are decided by each instance alone until it does (docs/reliability.md)`
           : 'Redis answers again: rate limits are shared again',
         { code: 'PURERANK_REDIS_LIMITER' },
-      ),
+      );
+    },
   });
+}
+
+/** Whether the client connected within `ms`; if not, it goes on trying in the background. */
+async function connectWithin(redis: import('ioredis').Redis, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      redis.connect().then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** REDIS_URL as a message may show it: a password (in the authority or the query) replaced by ***. */
+function redactedUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.password) url.password = '***';
+    if (url.searchParams.has('password')) url.searchParams.set('password', '***');
+    return url.toString();
+  } catch {
+    return '(REDIS_URL, not a valid URL)';
+  }
 }

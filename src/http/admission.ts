@@ -196,7 +196,8 @@ export class AdmissionControl {
   ): AdmissionResult | Promise<AdmissionResult> | undefined {
     if (this.sync) return this.admitSync(header, scope, access, mode);
     const lane = header === undefined ? undefined : this.lanes[scope].get(header);
-    return lane === undefined ? undefined : this.decideAsync(lane, access, mode);
+    if (lane === undefined) return undefined;
+    return this.decideLocal(lane, access, mode) ?? this.decideAsync(lane, access, mode);
   }
 
   /** The decision, looking the key up in the store or asking Redis when it has to. */
@@ -209,7 +210,8 @@ export class AdmissionControl {
     const now = this.admitSync(header, scope, access, mode);
     if (now !== undefined) return now;
     const known = header === undefined ? undefined : this.lanes[scope].get(header);
-    if (known !== undefined) return this.decideAsync(known, access, mode);
+    if (known !== undefined)
+      return this.decideLocal(known, access, mode) ?? this.decideAsync(known, access, mode);
     return this.auth.authenticate(header).then((auth) => {
       if (!auth.ok) return refusalOf(header);
       const fresh = this.newLane(scope, auth.principal);
@@ -266,14 +268,35 @@ export class AdmissionControl {
     const outcome = limiter.consumeSlotSync!(lane.slot, lane.policy);
     if (outcome === null)
       return this.refuseRate(lane, limiter.peekSync!(keyId, lane.scope, lane.policy), mode === 'count');
-    lane.remaining = outcome.remaining;
-    lane.setReset(outcome.resetAtMs);
-    const at = outcome.atMs;
+    return this.admittedNow(lane, outcome.remaining, outcome.resetAtMs, outcome.atMs, outcome.seq);
+  }
+
+  /**
+   * An admission the limiter can make without I/O although it is not an in-memory one (the Redis
+   * limiter's leases, decision 0022), answered as synchronously as decideSync's; undefined when it
+   * cannot (then decideAsync asks it). Refusals, peeks and plan checks are always decideAsync's.
+   */
+  private decideLocal(lane: Lane, access: Access, mode: AdmissionMode): AdmissionResult | undefined {
+    const limiter = this.limiter;
+    if (limiter.consumeLocal === undefined || mode === 'peek' || !lane.grants.has(access)) return undefined;
+    if (lane.expiredAt(this.clock)) return INVALID_KEY;
+    const d = limiter.consumeLocal(lane.principal.keyId, lane.scope, lane.policy);
+    if (d === null || d.hit === undefined) return undefined;
+    return this.admittedNow(lane, d.remaining, d.resetAtMs, d.hit.atMs, d.hit.seq);
+  }
+
+  /**
+   * The kept lane as a synchronous admission's answer: safe to share, as it is read before any other
+   * request of the key is decided.
+   */
+  private admittedNow(lane: Lane, remaining: number, resetAtMs: number, at: number, seq: number): Lane {
+    lane.remaining = remaining;
+    lane.setReset(resetAtMs);
     lane.hitAtMs = at;
-    lane.hitSeq = outcome.seq;
+    lane.hitSeq = seq;
     // Usage: one comparison, an increment and a store; a new cell only when the hour turns.
     let cell = lane.usage;
-    if (at >= cell.endMs) cell = lane.usage = this.meter.cell(keyId, lane.scope, at);
+    if (at >= cell.endMs) cell = lane.usage = this.meter.cell(lane.principal.keyId, lane.scope, at);
     cell.requests++;
     cell.lastAt = at;
     this.decisions[lane.scope].admitted++;

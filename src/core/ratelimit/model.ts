@@ -85,6 +85,12 @@ export interface RateLimiter {
    * (nothing counted).
    */
   consumeSlotSync?(slot: RateLimitSlot, policy: RateLimitPolicy): RateLimitOutcome | null;
+  /**
+   * A counted admission made now without I/O, when the limiter can make one (the Redis limiter,
+   * from a lease of tokens it holds: decision 0022); else null, nothing counted, and consume()
+   * decides. Never a refusal: those are consume()'s.
+   */
+  consumeLocal?(keyId: string, scope: RateLimitScope, policy: RateLimitPolicy): RateLimitDecision | null;
   /** Persist pending state now (called on a timer and at shutdown). */
   flush(): Promise<void>;
   close(): Promise<void>;

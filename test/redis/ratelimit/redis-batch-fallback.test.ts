@@ -51,8 +51,9 @@ describe.skipIf(!available)('RedisRateLimiter: one script per turn of the event 
         expect(admitted.map((d) => d.remaining)).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i));
         for (const d of decisions.filter((x) => !x.allowed)) expect(d.retryAfterMs).toBeGreaterThan(0);
       });
-      // 300 decisions in one turn: three scripts of at most 128, not 300 round trips.
-      expect(sent).toBeLessThanOrEqual(3);
+      // 300 decisions in one turn: three scripts of at most 128, not 300 round trips, and one more
+      // that settles the lease the first decision took (decision 0022).
+      expect(sent).toBeLessThanOrEqual(4);
     },
   );
 
