@@ -7,7 +7,7 @@ import { createBuyers, PENDING_PER_ACCOUNT } from './coa-accounts.ts';
 import { type Mix, makeUploads, recordsOnFile, someVendors, type Upload } from './coa-fixtures.ts';
 import type { ProbeOrder, ProbeReport } from './coa-probe.ts';
 import { type FloodResult, flood } from './coa-upload.ts';
-import { removeDb } from './dataset.ts';
+import { markOutboxFannedOut, removeDb } from './dataset.ts';
 import { type KeySet, prepareKeys } from './keys.ts';
 import {
   BenchError,
@@ -223,6 +223,7 @@ export async function runCoa(opts: {
   removeDb(dbPath);
   copyFileSync(opts.scaleDbPath, dbPath);
   if (existsSync(`${opts.scaleDbPath}-wal`)) copyFileSync(`${opts.scaleDbPath}-wal`, `${dbPath}-wal`);
+  await markOutboxFannedOut(dbPath);
 
   // The uploaders: enough buyers that none reaches the open-submission limit (coa-accounts.ts).
   // Each kind of file is dealt round-robin over them, so pending ones spread evenly.

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type KyselyPlugin, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
 import {
@@ -12,6 +14,7 @@ import {
 import type { DeliveryStore, DueQuery } from '../../src/core/webhooks/delivery-ports.ts';
 import { fanOutPlanner, WEBHOOK_PLANS } from '../../src/core/webhooks/fan-out.ts';
 import type { AttemptRecord } from '../../src/core/webhooks/ports.ts';
+import { KyselyDeliveryStore } from '../../src/storage/stores/delivery-store.ts';
 import type { TestContext } from '../support/context.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { reviews, webhookContext } from './support.ts';
@@ -188,6 +191,73 @@ describe.each(DIALECTS)('delivery store (%s)', (dialect) => {
     expect(await d.outboxAhead()).toBe(true);
     expect((await d.fanOut(plan, 500, WEBHOOK_PLANS)).messages).toBe(1);
   });
+
+  it('reads the batch of events before it takes the write lock: the lock covers only the writes', async () => {
+    // On SQLite the lock is the one writer of the database, and an upload's write on the main thread
+    // that meets it sleeps the event loop in SQLite's busy handler: reading the batch (its payloads)
+    // under it was most of the time it was held.
+    const ctx = await webhookContext(dialect);
+    open.push(ctx);
+    await ctx.container.webhooks.create(ctx.ownerId, { url: 'http://127.0.0.1:9/x', events: ['*'] });
+    await ctx.load(reviews('alpha', 3));
+    const seen: string[] = [];
+    const recorder: KyselyPlugin = {
+      transformQuery({ node }) {
+        const text = JSON.stringify(node);
+        if (node.kind === 'UpdateQueryNode' && text.includes('"webhook_state"')) seen.push('lock or cursor');
+        else if (node.kind === 'SelectQueryNode' && text.includes('"name":"outbox"'))
+          seen.push('read events');
+        else if (node.kind === 'InsertQueryNode') seen.push('write messages');
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    const store = ctx.container.store;
+    const d = new KyselyDeliveryStore(store.kysely.withPlugin(recorder), store.caps);
+    expect(await d.fanOut(fanOutPlanner(Date.now), 500, WEBHOOK_PLANS)).toMatchObject({
+      events: 3,
+      messages: 3,
+    });
+    expect(seen).toEqual(['read events', 'lock or cursor', 'write messages', 'lock or cursor']);
+  });
+
+  it.skipIf(dialect !== 'postgres')(
+    'leaves the events it read to the worker that moved the cursor while it waited for the lock',
+    async () => {
+      const ctx = await webhookContext(dialect);
+      open.push(ctx);
+      await ctx.container.webhooks.create(ctx.ownerId, { url: 'http://127.0.0.1:9/x', events: ['*'] });
+      await ctx.load(reviews('alpha', 3));
+      const db = ctx.container.store.kysely;
+      // Another worker, mid fan-out: it holds the cursor's row and moves it past the three events.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked = () => {};
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const other = db.transaction().execute(async (trx) => {
+        await sql`update webhook_state set outbox_seq = (select max(seq) from outbox) where id = 1`.execute(
+          trx,
+        );
+        locked();
+        await held;
+      });
+      await isLocked;
+      const fan = ctx.container.store.deliveries.fanOut(fanOutPlanner(Date.now), 500, WEBHOOK_PLANS);
+      await sleep(300); // it reads the three events (the cursor it sees is the committed one), then waits
+      release();
+      await other;
+      expect(await fan).toEqual({ events: 0, messages: 0, endpointIds: [] });
+      const n = await db
+        .selectFrom('webhook_messages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(n.n)).toBe(0);
+    },
+  );
 
   it('claims at most the slots asked per endpoint, never a claimed message again until its lease ends', async () => {
     const { ctx, endpointIds } = await fannedOut(5, 2);
