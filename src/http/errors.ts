@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../core/errors.ts';
+import { isSlug } from '../core/import/records.ts';
 import { sendError } from './error-body.ts';
 import { INTERNAL_MESSAGE } from './error-status.ts';
 import type { RouteTable } from './route-table.ts';
@@ -96,7 +97,9 @@ export function unsupportedMediaType(request: FastifyRequest, reply: FastifyRepl
 function withSlugHint(request: FastifyRequest, message: string): string {
   const slug = (request.params as Record<string, unknown> | undefined)?.slug;
   if (typeof slug !== 'string' || slug === slug.toLowerCase()) return message;
-  return `${message} Slugs are lower-case: try '${slug.toLowerCase()}'.`;
+  // Only a slug is worth suggesting: "' OR 1=1--" lower-cased is not one.
+  const lower = slug.toLowerCase();
+  return isSlug(lower) ? `${message} Slugs are lower-case: try '${lower}'.` : message;
 }
 
 const JSON_SYNTAX = new Set(['FST_ERR_CTP_INVALID_JSON_BODY']);

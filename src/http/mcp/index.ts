@@ -10,6 +10,7 @@ import { setRateHeaders } from '../guard.ts';
 import type { VariantContext } from '../variant-context.ts';
 import { admitCaller, admitToolCall, rateNumbers } from './caller.ts';
 import { restError, rpcError } from './errors.ts';
+import { METHODOLOGY_URI } from './resources.ts';
 
 export const MCP_PATH = '/mcp';
 
@@ -36,7 +37,7 @@ interface JsonRpcRequest {
   jsonrpc?: unknown;
   id?: string | number | null;
   method?: unknown;
-  params?: { name?: unknown; arguments?: unknown; task?: unknown };
+  params?: { name?: unknown; arguments?: unknown; task?: unknown; uri?: unknown };
 }
 
 /**
@@ -63,6 +64,25 @@ export function mcpEndpoint(ctx: VariantContext) {
       callers.set(request, { principal, rate: rateNumbers(admitted) });
       // GET and DELETE carry no body to make room for.
       if (request.method !== 'POST') return;
+      // Nothing here decodes a compressed body: a JSON body labelled gzip was read as plain JSON
+      // (and counted), a really gzipped one failed as "not valid UTF-8". Refused before reading it.
+      const encoding = String(request.headers['content-encoding'] ?? 'identity')
+        .trim()
+        .toLowerCase();
+      if (encoding !== 'identity' && encoding !== '') {
+        return reply
+          .code(415)
+          .send(
+            rpcError(
+              null,
+              restError(
+                'unsupported_media_type',
+                'A Content-Encoding is not accepted: send the JSON-RPC message uncompressed.',
+                request.id,
+              ),
+            ),
+          );
+      }
       const length = Number(request.headers['content-length'] ?? Number.NaN);
       if (Number.isFinite(length) && length <= SMALL_BODY_BYTES) return;
       if (!grantsOf(principal.plan).has('enterprise')) {
@@ -99,22 +119,31 @@ export function mcpEndpoint(ctx: VariantContext) {
         code: 'invalid_parameter' | 'unsupported_media_type',
         message: string,
       ) => reply.code(status).send(rpcError(null, restError(code, message, request.id)));
-      // Text bodies (text/plain is parsed as a string) are not JSON-RPC, whatever they hold.
-      if (typeof body === 'string' && request.headers['content-length'] !== '0' && body !== '') {
+      const json = /^application\/json\b/i.test(String(request.headers['content-type'] ?? ''));
+      // Text bodies (text/plain is parsed as a string) are not JSON-RPC, whatever they hold. (A JSON
+      // string, `"hi"`, is also a string here: that one was sent as JSON, and is refused below.)
+      if (typeof body === 'string' && !json && body !== '') {
         return refuse(415, 'unsupported_media_type', 'Send the JSON-RPC message as application/json.');
       }
-      if (body === undefined || body === null || body === '') {
+      if (body === undefined || body === '') {
         return refuse(
           400,
           'invalid_parameter',
           'The request body is empty: POST one JSON-RPC message as application/json.',
         );
       }
-      if (typeof body !== 'object' || Array.isArray(body)) {
+      if (Array.isArray(body)) {
         return refuse(
           400,
           'invalid_parameter',
-          'Send one JSON-RPC message per request as a JSON object (batches are not accepted).',
+          'Send one JSON-RPC message per request: batches are not accepted.',
+        );
+      }
+      if (typeof body !== 'object' || body === null) {
+        return refuse(
+          400,
+          'invalid_parameter',
+          `The body is JSON ${body === null ? 'null' : `of type ${typeof body}`}: send one JSON-RPC message, a JSON object.`,
         );
       }
       const { TOOLS, StreamableHTTPServerTransport, buildMcpServer, requestProblem } = await loadRuntime();
@@ -138,8 +167,26 @@ export function mcpEndpoint(ctx: VariantContext) {
           ),
         );
       }
-      const tool = body.method === 'tools/call' ? TOOLS.get(String(body.params?.name)) : undefined;
-      if (body.method === 'tools/call' && !tool) {
+      if (body.method === 'resources/read' && body.params?.uri !== METHODOLOGY_URI) {
+        // The SDK's own answer doubles its prefix ("MCP error -32602: MCP error -32602: Resource …")
+        // and carries no REST error: answered here, as an unknown tool is.
+        setRateHeaders(reply, rate);
+        return reply.send(
+          rpcError(
+            body.id ?? null,
+            restError(
+              'not_found',
+              `There is no resource '${String(body.params?.uri).slice(0, 200)}'; resources/list names them: ${METHODOLOGY_URI}.`,
+              request.id,
+            ),
+          ),
+        );
+      }
+      // A call the SDK's transport will refuse (see transportRefuses) is handed to it uncounted: it
+      // answers with its own JSON-RPC error (406, -32700) or, for a notification, 202 and nothing.
+      const call = body.method === 'tools/call' && !transportRefuses(request, body);
+      const tool = call ? TOOLS.get(String(body.params?.name)) : undefined;
+      if (call && !tool) {
         // In the REST words, as every other refusal (the SDK's own answer is a bare text): no
         // work is done, so nothing is counted.
         setRateHeaders(reply, rate);
@@ -243,6 +290,19 @@ export function mcpEndpoint(ctx: VariantContext) {
 }
 
 /** The first problem zod found, in the REST words: `Parameter 'x' …`. */
+/**
+ * Whether the SDK's transport refuses the message before any tool runs: an `Accept` without both
+ * `application/json` and `text/event-stream` (406), a message that is not JSON-RPC 2.0 (-32700),
+ * or a notification (no `id`: 202, nothing run). Such a `tools/call` does no work and is not
+ * counted; it used to be, so three malformed calls could use up a small hourly limit.
+ */
+function transportRefuses(request: FastifyRequest, body: JsonRpcRequest): boolean {
+  const accept = String(request.headers.accept ?? '');
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return true;
+  if (body.jsonrpc !== '2.0') return true;
+  return typeof body.id !== 'string' && typeof body.id !== 'number';
+}
+
 function argumentsMessage(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'The arguments are invalid.';

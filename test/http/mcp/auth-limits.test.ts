@@ -255,6 +255,73 @@ describe.each(DIALECTS)('/mcp: keys, plans, limits and arguments (%s)', (dialect
     }
   });
 
+  it('a tools/call the transport refuses (Accept, not JSON-RPC 2.0, a notification) is not counted', async () => {
+    const key = await f.ctx.keyFor('custom', undefined, { rateLimitA: 3 });
+    const auth = { authorization: `Bearer ${key}` };
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'bpc' } },
+    };
+    const jsonOnly = await post(f.url, call, { ...auth, accept: 'application/json' });
+    expect(jsonOnly.status).toBe(406);
+    const { jsonrpc: _v, ...noVersion } = call;
+    expect((await post(f.url, noVersion, auth)).status).toBe(400);
+    const { id: _id, ...notification } = call;
+    expect((await post(f.url, notification, auth)).status).toBe(202);
+    // None of them ran the tool: the whole limit is left for the call that does.
+    const r = await post(f.url, call, auth);
+    expect(r.status).toBe(200);
+    expect(((await r.json()) as { result?: unknown }).result).toBeDefined();
+    expect(r.headers.get('x-ratelimit-remaining')).toBe('2');
+  });
+
+  it('a Content-Encoding is refused (415) before the body is read, not run as plain JSON', async () => {
+    const key = await f.ctx.keyFor('custom', undefined, { rateLimitA: 3 });
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'bpc' } },
+    };
+    for (const encoding of ['gzip', 'br', 'identity, gzip']) {
+      const r = await post(f.url, call, { authorization: `Bearer ${key}`, 'content-encoding': encoding });
+      expect(r.status, encoding).toBe(415);
+      const body = (await r.json()) as { error: { data: { code: string; message: string } } };
+      expect(body.error.data).toMatchObject({ code: 'unsupported_media_type' });
+      expect(body.error.data.message).toMatch(/Content-Encoding/);
+    }
+    const ok = await post(f.url, call, { authorization: `Bearer ${key}`, 'content-encoding': 'identity' });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-ratelimit-remaining')).toBe('2');
+  });
+
+  it('JSON that is not an object says what it is; an unknown resource is not_found in the REST words', async () => {
+    const auth = { authorization: `Bearer ${f.key}` };
+    for (const [value, expected] of [
+      ['hi', /JSON of type string/],
+      [42, /JSON of type number/],
+      [null, /JSON null/],
+    ] as const) {
+      const r = await post(f.url, value, auth);
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as { error: { data: { message: string } } }).error.data.message).toMatch(
+        expected,
+      );
+    }
+    const r = await post(
+      f.url,
+      { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'file:///etc/passwd' } },
+      auth,
+    );
+    const body = (await r.json()) as { error: { message: string; data: { code: string } } };
+    expect(body.error.data.code).toBe('not_found');
+    expect(body.error.message).toBe(
+      "There is no resource 'file:///etc/passwd'; resources/list names them: purerank://docs/methodology.",
+    );
+  });
+
   it("a use case's error names the tool's argument, not the REST parameter", async () => {
     const client = await f.connect();
     const blank = (await client.callTool({ name: 'search', arguments: { query: '   ' } })) as {

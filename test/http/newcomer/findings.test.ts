@@ -121,6 +121,10 @@ describe.each(DIALECTS)('what a newcomer following the docs meets (%s)', (dialec
       expect(errorOf(await get('/api/v1/vendors/nobody'), 404, 'not_found')).toBe(
         "Vendor 'nobody' does not exist.",
       );
+      // Nor does text that is no slug once lower-cased (the hint would suggest "' or 1=1--").
+      expect(errorOf(await get("/api/v1/vendors/'%20OR%201=1--"), 404, 'not_found')).toBe(
+        "Vendor '' OR 1=1--' does not exist.",
+      );
     });
 
     it('a 401 says when the Authorization header is missing, and where keys come from', async () => {
