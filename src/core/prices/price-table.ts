@@ -14,7 +14,8 @@ export const DEFAULT_STALENESS: StalenessRules = { liveStaleMs: 72 * HOUR_MS, ba
 /**
  * Merges live listings over the static baseline: a live row replaces the baseline row of the same
  * vendor and vial size. Sorted in-stock first, then claimed vendors, then ascending exact price
- * per mg (ties: vendor slug, then vial size), so the first in-stock row is the best price.
+ * per mg (ties: vendor slug, then vial size). Claimed vendors sort first, so the first row is not
+ * necessarily the cheapest in stock: the price statistics name that one (price-stats.ts).
  */
 export function mergePriceTable(
   rows: readonly StoredPrice[],

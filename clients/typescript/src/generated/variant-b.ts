@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * Merged price table of a peptide
-         * @description Live vendor listings merged over the static baseline (a live row replaces the baseline row of the same vendor and vial size). Sorted: in stock first, then claimed vendors, then ascending perMg; the first in-stock row is the best price.
+         * @description Live vendor listings merged over the static baseline (a live row replaces the baseline row of the same vendor and vial size). Sorted: in stock first, then claimed vendors, then ascending perMg. Claimed vendors sort first, so the first row is not necessarily the cheapest in stock: /price-stats names that one, and the cheapest from a verified vendor.
          */
         get: operations["getPeptidePrices"];
         put?: never;

@@ -53,8 +53,8 @@ export const getPricesTool = defineTool({
   title: 'Price table and price statistics of a peptide',
   description:
     'The merged price table of one peptide, as Variant B publishes it: live vendor listings over the static ' +
-    'baseline, in stock first, then claimed vendors, then ascending $/mg (`perMg`); the first in-stock row is ' +
-    'the best price. `stale` marks a row older than the staleness threshold. `stats` is today’s (UTC) summary: ' +
+    'baseline, in stock first, then claimed vendors, then ascending $/mg (`perMg`); claimed vendors sort ' +
+    'first, so the first row is not necessarily the cheapest in stock (`stats` names that one). `stale` marks a row older than the staleness threshold. `stats` is today’s (UTC) summary: ' +
     'cheapest in-stock and cheapest verified $/mg with their vendors, p25/median/p75 of each in-stock vendor’s ' +
     'lowest $/mg, vendor counts. With `history_days`, `history` holds one such summary per UTC day, oldest first.',
   access: 'read',

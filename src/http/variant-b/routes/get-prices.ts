@@ -20,8 +20,9 @@ export function getPricesRoute(app: FastifyInstance, s: AppServices, cache: Resp
         summary: 'Merged price table of a peptide',
         description:
           'Live vendor listings merged over the static baseline (a live row replaces the baseline row of the same ' +
-          'vendor and vial size). Sorted: in stock first, then claimed vendors, then ascending perMg; the first ' +
-          'in-stock row is the best price.',
+          'vendor and vial size). Sorted: in stock first, then claimed vendors, then ascending perMg. Claimed ' +
+          'vendors sort first, so the first row is not necessarily the cheapest in stock: /price-stats names that ' +
+          'one, and the cheapest from a verified vendor.',
         tags: ['peptides'],
         params: T.Object({ slug: PEPTIDE_SLUG }),
         response: { 200: PriceTableB, ...commonErrors({ 404: 'No peptide with that slug (`not_found`).' }) },
