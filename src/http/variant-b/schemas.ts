@@ -112,7 +112,8 @@ export const DailyPriceStatsB = T.Object(
       description: 'The lowest $/mg of any in-stock listing (ties: vendor slug, then vial size).',
     }),
     cheapestVerified: T.Union([PriceStatRowB, T.Null()], {
-      description: 'The lowest $/mg of an in-stock listing of a verified vendor.',
+      description:
+        "The lowest $/mg of an in-stock listing of a verified vendor: the vendor's `verified` of /api/v1/vendors (not the price table's `claimed`: that says an account owns the vendor's profile).",
     }),
     median: Quartile('Median'),
     p25: Quartile('25th percentile'),

@@ -259,7 +259,7 @@ export interface components {
                         totalUsd: number;
                         vialMg: number;
                     } | null;
-                    /** @description The lowest $/mg of an in-stock listing of a verified vendor. */
+                    /** @description The lowest $/mg of an in-stock listing of a verified vendor: the vendor's `verified` of /api/v1/vendors (not the price table's `claimed`: that says an account owns the vendor's profile). */
                     cheapestVerified: {
                         vendorSlug: string;
                         vendorName: string;
@@ -307,7 +307,7 @@ export interface components {
                         totalUsd: number;
                         vialMg: number;
                     } | null;
-                    /** @description The lowest $/mg of an in-stock listing of a verified vendor. */
+                    /** @description The lowest $/mg of an in-stock listing of a verified vendor: the vendor's `verified` of /api/v1/vendors (not the price table's `claimed`: that says an account owns the vendor's profile). */
                     cheapestVerified: {
                         vendorSlug: string;
                         vendorName: string;
