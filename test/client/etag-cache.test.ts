@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EtagCache, retryAfterMs } from '../../clients/typescript/src/index.ts';
+import { CACHE_HEADER, EtagCache, retryAfterMs, withEtagCache } from '../../clients/typescript/src/index.ts';
 
 describe('typed client: ETag cache bound and Retry-After parsing', () => {
   const bytes = (n: number) => new Uint8Array(n);
@@ -51,6 +51,78 @@ describe('typed client: ETag cache bound and Retry-After parsing', () => {
       '2026-01-01T00:00:09Z', // ISO 8601
     ]) {
       expect(retryAfterMs(v, now), v).toBeNull();
+    }
+  });
+});
+
+/** withEtagCache with a transport whose body counts how much of it has been read. */
+describe('typed client: ETag cache and bodies larger than its budget', () => {
+  const url = 'http://x/api/v1/vendors';
+  /** `chunks` chunks of `size` bytes (chunk i filled with i), and how many were pulled. */
+  function counted(chunks: number, size: number, headers: Record<string, string>) {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(c) {
+          if (pulled === chunks) return c.close();
+          c.enqueue(new Uint8Array(size).fill(pulled++ % 256));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const res = new Response(body, { status: 200, headers: { etag: '"big"', ...headers } });
+    return { res, pulled: () => pulled };
+  }
+  const expectWhole = (got: Uint8Array, chunks: number, size: number) => {
+    expect(got.byteLength).toBe(chunks * size);
+    for (let i = 0; i < chunks; i++) expect(got[i * size], String(i)).toBe(i % 256);
+  };
+
+  it('hands on a body whose Content-Length exceeds the budget unread, and keeps nothing', async () => {
+    const cache = new EtagCache(1000);
+    cache.set(url, '"old"', new Uint8Array(10), []);
+    const { res, pulled } = counted(100, 100, { 'content-length': '10000' });
+    const send = withEtagCache(async () => res, cache);
+    const got = await send(new Request(url));
+    // Not one byte of it read by the cache, and not a copy: the very response.
+    expect(pulled()).toBe(0);
+    expect(got === res).toBe(true);
+    expectWhole(new Uint8Array(await got.arrayBuffer()), 100, 100);
+    // The old entry went with its old ETag; the new body was not kept.
+    expect(cache.get(url)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('stops reading a body without Content-Length at the budget, and the caller still gets all of it', async () => {
+    const cache = new EtagCache(1000);
+    cache.set(url, '"old"', new Uint8Array(10), []);
+    const { res, pulled } = counted(100, 100, {});
+    const got = await withEtagCache(async () => res, cache)(new Request(url));
+    // 11 chunks of 100 bytes pass the budget of 1000: the cache read no further.
+    expect(pulled()).toBeLessThanOrEqual(12);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('etag')).toBe('"big"');
+    expectWhole(new Uint8Array(await got.arrayBuffer()), 100, 100);
+    expect(pulled()).toBe(100);
+    expect(cache.get(url)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('still keeps a body within the budget, with or without Content-Length, and answers a 304 from it', async () => {
+    for (const headers of [{ 'content-length': '500' }, {}] as Record<string, string>[]) {
+      const cache = new EtagCache(1000);
+      let calls = 0;
+      const send = withEtagCache(async (request) => {
+        calls++;
+        if (request.headers.get('if-none-match') === '"big"') return new Response(null, { status: 304 });
+        return counted(5, 100, headers).res;
+      }, cache);
+      expectWhole(new Uint8Array(await (await send(new Request(url))).arrayBuffer()), 5, 100);
+      expect(cache.get(url)?.body.byteLength).toBe(500);
+      const again = await send(new Request(url));
+      expect(again.headers.get(CACHE_HEADER)).toBe('revalidated');
+      expectWhole(new Uint8Array(await again.arrayBuffer()), 5, 100);
+      expect(calls).toBe(2);
     }
   });
 });

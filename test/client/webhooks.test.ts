@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../clients/typescript/src/index.ts';
+import { type VerifyOptions, verifyWebhook } from '../../clients/typescript/src/index.ts';
 import type { EndpointSecrets } from '../../src/core/webhooks/model.ts';
 import { newSecret } from '../../src/core/webhooks/secrets.ts';
 import { deliveryHeaders } from '../../src/core/webhooks/signing.ts';
@@ -56,6 +56,29 @@ describe('typed client: webhook signatures', () => {
     });
     expect(verifyWebhook(secret, h, body, { now: now - 301_000 }).ok).toBe(false);
     expect(verifyWebhook(secret, h, body, { now: now + 301_000, toleranceSeconds: 600 }).ok).toBe(true);
+  });
+
+  it('throws, naming the option, when toleranceSeconds or now is not a finite number (a NaN would let any old signature through)', () => {
+    // Signed a day ago: a replay, which only the time window refuses.
+    const old = signed(undefined, now - 86_400_000);
+    expect(verifyWebhook(secret, old, body, { now }).ok).toBe(false);
+    const bad: [string, VerifyOptions, RegExp][] = [
+      ['NaN tolerance', { now, toleranceSeconds: Number.NaN }, /opts\.toleranceSeconds.*NaN/],
+      ['infinite tolerance', { now, toleranceSeconds: Number.POSITIVE_INFINITY }, /opts\.toleranceSeconds/],
+      ['negative tolerance', { now, toleranceSeconds: -1 }, /opts\.toleranceSeconds/],
+      ['a string tolerance', { now, toleranceSeconds: '300' as unknown as number }, /opts\.toleranceSeconds/],
+      ['NaN now', { now: Number.NaN }, /opts\.now.*NaN/],
+      ['infinite now', { now: Number.NEGATIVE_INFINITY }, /opts\.now/],
+      ['null now', { now: null as unknown as number }, /opts\.now/],
+    ];
+    for (const [why, opts, message] of bad) {
+      expect(() => verifyWebhook(secret, old, body, opts), why).toThrow(message);
+      // Whatever the request: a fresh, valid one throws too (a configuration error).
+      expect(() => verifyWebhook(secret, signed(), body, opts), why).toThrow(message);
+    }
+    // 0 is a valid tolerance: only the exact second is accepted.
+    expect(verifyWebhook(secret, signed(), body, { now, toleranceSeconds: 0 }).ok).toBe(true);
+    expect(verifyWebhook(secret, signed(), body, { now: now + 1000, toleranceSeconds: 0 }).ok).toBe(false);
   });
 
   it('accepts either secret during a rotation (two space-separated signatures)', () => {

@@ -5,6 +5,7 @@ import type { paths as PathsA } from './generated/variant-a.ts';
 import type { paths as PathsB } from './generated/variant-b.ts';
 import { eachNumberedPage, eachOffsetPage } from './paging.ts';
 import { ReplayableRequest, type RetryOptions, withRetry } from './retry.ts';
+import { timeoutLimit, withTimeout } from './timeout.ts';
 
 export interface ClientOptions {
   /** The server, without a variant prefix: `https://api.example.com`. */
@@ -13,6 +14,12 @@ export interface ClientOptions {
   apiKey: string;
   /** 429 handling (default: 2 retries, waiting at most 60 s each). */
   retry?: RetryOptions;
+  /**
+   * Time limit of each attempt, ms, from sending to the body's last byte (default 30 000; 0 or
+   * Infinity: none). Aborts with a `TimeoutError`; the Retry-After waits between attempts are
+   * not counted. A request's own `signal` aborts it sooner.
+   */
+  timeoutMs?: number;
   /** Budget of the ETag cache, bytes (default 5 MiB; 0 turns conditional requests off). */
   etagCacheBytes?: number;
   /** The transport (default: the global fetch). */
@@ -53,9 +60,13 @@ const DEFAULT_CACHE_BYTES = 5 * 1024 * 1024;
 function transport(opts: {
   fetch?: (request: Request) => Promise<Response>;
   retry?: RetryOptions;
+  timeoutMs?: number;
   etagCacheBytes?: number;
 }): (request: Request) => Promise<Response> {
-  const base = opts.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const send = opts.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const limit = timeoutLimit(opts.timeoutMs);
+  // Inside the retry: each attempt gets its own limit, and the waits between them are not timed.
+  const base = limit === null ? send : withTimeout(send, limit);
   const retried = withRetry(base, opts.retry);
   const bytes = opts.etagCacheBytes ?? DEFAULT_CACHE_BYTES;
   return bytes > 0 ? withEtagCache(retried, new EtagCache(bytes)) : retried;
@@ -74,6 +85,8 @@ export interface AdminOptions {
   /** The operator token (PURERANK_ADMIN_TOKEN). */
   token: string;
   retry?: RetryOptions;
+  /** As the client's `timeoutMs` (default 30 000; 0 or Infinity: none). */
+  timeoutMs?: number;
   fetch?: (request: Request) => Promise<Response>;
 }
 
@@ -145,6 +158,7 @@ export function createPureRankClient(opts: ClientOptions) {
       return createAdminClient({
         fetch: opts.fetch,
         retry: opts.retry,
+        timeoutMs: opts.timeoutMs,
         ...adminOpts,
         baseUrl: adminOpts.baseUrl ?? baseUrl,
       });

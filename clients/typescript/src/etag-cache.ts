@@ -12,13 +12,14 @@ export const CACHE_HEADER = 'x-purerank-client-cache';
 /**
  * Bodies of GETs by URL, least recently used evicted first, bounded in bytes (bodies and
  * headers counted) so a long-lived client never grows without limit. A body larger than the
- * whole budget is not kept.
+ * whole budget is not kept, and `withEtagCache` does not read it whole to find that out.
  */
 export class EtagCache {
   private readonly entries = new Map<string, Entry>();
   private used = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  /** @param maxBytes the budget; no body larger than it is read for the cache. */
+  constructor(readonly maxBytes: number) {}
 
   get(url: string): Entry | undefined {
     const e = this.entries.get(url);
@@ -83,8 +84,21 @@ export function withEtagCache(
       if (res.status === 200) cache.delete(url);
       return res;
     }
-    // Read the body once to keep it, then hand the caller an equal, unread response.
-    const body = new Uint8Array(await res.arrayBuffer());
+    // A body larger than the whole budget would not be kept: it is handed on unread rather than
+    // buffered and copied only to be dropped (a 200 MB body held three times over). The old
+    // entry goes: its ETag is not the current one.
+    if (Number(res.headers.get('content-length')) > cache.maxBytes) {
+      cache.delete(url);
+      return res;
+    }
+    // Read the body once to keep it, then hand the caller an equal, unread response. Without a
+    // Content-Length (chunked, or decoded from gzip) the reading stops at the budget.
+    const read = await readAtMost(res.body, cache.maxBytes);
+    if (read instanceof ReadableStream) {
+      cache.delete(url);
+      return new Response(read, { status: res.status, statusText: res.statusText, headers: res.headers });
+    }
+    const body = read;
     const headers: [string, string][] = [];
     for (const [k, v] of res.headers) headers.push([k, v]);
     cache.set(url, etag, body, headers);
@@ -94,4 +108,43 @@ export function withEtagCache(
       headers: res.headers,
     });
   };
+}
+
+/**
+ * The whole body, if it has at most `limit` bytes; otherwise a stream of the same bytes (the
+ * chunks read so far, then the rest as it comes), so a body too large to keep is never held whole.
+ */
+async function readAtMost(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<Uint8Array | ReadableStream<Uint8Array>> {
+  if (body === null) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) break;
+    chunks.push(r.value);
+    total += r.value.byteLength;
+    if (total > limit) {
+      return new ReadableStream<Uint8Array>({
+        async pull(c) {
+          const first = chunks.shift();
+          if (first !== undefined) return c.enqueue(first);
+          const next = await reader.read();
+          if (next.done) c.close();
+          else c.enqueue(next.value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      });
+    }
+  }
+  const whole = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    whole.set(c, at);
+    at += c.byteLength;
+  }
+  return whole;
 }

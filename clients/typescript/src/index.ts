@@ -16,4 +16,5 @@ export type * as VariantA from './generated/variant-a.ts';
 export type * as VariantB from './generated/variant-b.ts';
 export { eachNumberedPage, eachOffsetPage, type NumberedPage, type OffsetPage } from './paging.ts';
 export { abortableSleep, ReplayableRequest, type RetryOptions, retryAfterMs, withRetry } from './retry.ts';
+export { DEFAULT_TIMEOUT_MS, withTimeout } from './timeout.ts';
 export { type VerifyOptions, type VerifyResult, verifyWebhook, type WebhookHeaders } from './webhooks.ts';

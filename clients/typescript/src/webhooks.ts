@@ -3,9 +3,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
 export interface VerifyOptions {
-  /** Largest distance between webhook-timestamp and now, seconds (default 300). */
+  /** Largest distance between webhook-timestamp and now, seconds (default 300); finite, ≥ 0. */
   toleranceSeconds?: number;
-  /** Now, ms since the epoch (default Date.now()); for tests and replays. */
+  /** Now, ms since the epoch (default Date.now()); for tests and replays. Finite. */
   now?: number;
 }
 
@@ -48,6 +48,27 @@ function secretKey(secret: unknown): Buffer {
 }
 
 /**
+ * The replay window's options, checked before anything is compared. Every comparison with NaN is
+ * false, so a NaN tolerance or now (a `Number(process.env.X)` of an unset variable) would let a
+ * timestamp of any age through: that throws, as a bad secret does, and so do Infinity and a
+ * negative tolerance, which turn the check off or make it refuse everything.
+ */
+function replayWindow(opts: VerifyOptions): { toleranceSeconds: number; nowSeconds: number } {
+  const { toleranceSeconds = 300, now = Date.now() } = opts;
+  if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
+    throw new Error(
+      `verifyWebhook: opts.toleranceSeconds must be a finite number of seconds, 0 or more (got ${String(toleranceSeconds)})`,
+    );
+  }
+  if (typeof now !== 'number' || !Number.isFinite(now)) {
+    throw new Error(
+      `verifyWebhook: opts.now must be a finite number of ms since the epoch (got ${String(now)})`,
+    );
+  }
+  return { toleranceSeconds, nowSeconds: now / 1000 };
+}
+
+/**
  * Every value of a header. A Headers object has already joined repeated lines (", "); a plain
  * object (Node's IncomingHttpHeaders, or one built by hand) is searched without regard to case,
  * and an array contributes all its values.
@@ -79,7 +100,8 @@ function single(h: WebhookHeaders, name: string): string | undefined | 'ambiguou
  * timestamp must be within the tolerance of now, so a captured request cannot be replayed later.
  *
  * Throws (whatever the request) when `secret` is missing or not `whsec_` + padded base64 of at
- * least 16 bytes: that is a configuration error, not a bad request. Header names are matched
+ * least 16 bytes, or when `opts.toleranceSeconds` or `opts.now` is not a finite number (or the
+ * tolerance is negative): that is a configuration error, not a bad request. Header names are matched
  * without regard to case; every `webhook-signature` value is considered; a `webhook-id` or
  * `webhook-timestamp` given twice with different values is `ambiguous_headers`.
  */
@@ -90,6 +112,7 @@ export function verifyWebhook(
   opts: VerifyOptions = {},
 ): VerifyResult {
   const key = secretKey(secret);
+  const replay = replayWindow(opts);
   const id = single(headers, 'webhook-id');
   const ts = single(headers, 'webhook-timestamp');
   if (id === 'ambiguous' || ts === 'ambiguous') return { ok: false, reason: 'ambiguous_headers' };
@@ -102,8 +125,7 @@ export function verifyWebhook(
     return { ok: false, reason: 'missing_headers' };
   }
   const timestamp = Number(ts);
-  const now = (opts.now ?? Date.now()) / 1000;
-  if (Math.abs(now - timestamp) > (opts.toleranceSeconds ?? 300)) {
+  if (Math.abs(replay.nowSeconds - timestamp) > replay.toleranceSeconds) {
     return { ok: false, reason: 'timestamp_out_of_range' };
   }
   const expected = createHmac('sha256', key)
