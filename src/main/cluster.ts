@@ -3,6 +3,7 @@ import { reportFailure } from '../cli/output.ts';
 import { type Config, ConfigError } from '../config/config.ts';
 import { createContainer } from '../container.ts';
 import { answerClusterScrapes } from '../http/metrics/cluster-metrics.ts';
+import { ensurePortFree } from './port-check.ts';
 import {
   type DemoStart,
   demoBanner,
@@ -53,6 +54,8 @@ export function requireSharedLimits(config: Readonly<Config>, workers: number): 
 export async function runCluster(config: Readonly<Config>, workers: number): Promise<void> {
   if (cluster.isWorker) return runWorker(config);
   requireSharedLimits(config, workers);
+  // Before the primary migrates and seeds (port-check.ts).
+  await ensurePortFree(config.host, config.port);
   return runPrimary(config, workers);
 }
 

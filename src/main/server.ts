@@ -8,6 +8,7 @@ import { parseDatabaseUrl } from '../storage/open-store.ts';
 import { DeliveryHost } from '../worker/delivery-host.ts';
 import { prepareDemo } from './demo-key.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
+import { ensurePortFree } from './port-check.ts';
 import { pinTickObjectShape } from './tick-shape.ts';
 
 /** How often expired sessions and used or expired one-time links are deleted. */
@@ -41,6 +42,7 @@ export async function startServer(
   config: Readonly<Config>,
   opts: { migrate?: boolean } = {},
 ): Promise<RunningServer> {
+  await ensurePortFree(config.host, config.port);
   limitHeapGrowth(config.heapGrowthPercent);
   // A process-wide V8 detail that costs a fifth of a cached read's throughput (decision 0014).
   await pinTickObjectShape();

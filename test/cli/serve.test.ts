@@ -1,3 +1,7 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, runCli, startServer, stopServer, suiteDatabase } from './run-cli.ts';
 
@@ -39,6 +43,27 @@ describe.concurrent.each(DIALECTS)('purerank serve (%s)', (dialect) => {
       expect(((await after.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
       expect(await stopServer(second.child)).toBe(0);
     }, 90_000);
+
+    it('a port another process listens on: one line, exit 1, and no database created or seeded', async () => {
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const port = (taken.address() as AddressInfo).port;
+      const dir = mkdtempSync(join(tmpdir(), 'purerank-port-'));
+      try {
+        const path = join(dir, 'fresh.db');
+        const r = await runCli(['serve', '--port', String(port)], {
+          ...(dialect === 'sqlite' ? { DATABASE_URL: `sqlite:${path}` } : db.env),
+        });
+        expect(r.code).toBe(1);
+        expect(r.stderr.trim()).toBe(
+          `purerank: 127.0.0.1:${port} is already in use (another PureRank, or another service): stop it, or choose another port (PORT or --port). Nothing was opened or written.`,
+        );
+        expect(existsSync(path)).toBe(false);
+      } finally {
+        taken.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
 
     it('refuses a short admin token at start-up with one line', async () => {
       const r = await runCli(['serve'], { ...db.env, PURERANK_ADMIN_TOKEN: 'short' });
