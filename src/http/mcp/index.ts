@@ -153,33 +153,24 @@ export function mcpEndpoint(ctx: VariantContext) {
       const problem = body.id !== undefined ? requestProblem(body) : null;
       // Tasks (MCP's long-running calls) need a session to poll: this endpoint is stateless.
       const taskAsked = body.method === 'tools/call' && body.params?.task !== undefined;
-      if (problem !== null || taskAsked) {
+      /** A JSON-RPC error to this message in the REST words, with the quota as it now stands. */
+      const answer = (code: 'invalid_parameter' | 'not_found', message: string) => {
         setRateHeaders(reply, rate);
-        return reply.send(
-          rpcError(
-            body.id ?? null,
-            restError(
-              'invalid_parameter',
-              problem ??
-                "Parameter 'params.task' is not supported: this endpoint is stateless and answers every call at once; call the tool without a task.",
-              request.id,
-            ),
-          ),
+        return reply.send(rpcError(body.id ?? null, restError(code, message, request.id)));
+      };
+      if (problem !== null || taskAsked) {
+        return answer(
+          'invalid_parameter',
+          problem ??
+            "Parameter 'params.task' is not supported: this endpoint is stateless and answers every call at once; call the tool without a task.",
         );
       }
       if (body.method === 'resources/read' && body.params?.uri !== METHODOLOGY_URI) {
         // The SDK's own answer doubles its prefix ("MCP error -32602: MCP error -32602: Resource …")
         // and carries no REST error: answered here, as an unknown tool is.
-        setRateHeaders(reply, rate);
-        return reply.send(
-          rpcError(
-            body.id ?? null,
-            restError(
-              'not_found',
-              `There is no resource '${String(body.params?.uri).slice(0, 200)}'; resources/list names them: ${METHODOLOGY_URI}.`,
-              request.id,
-            ),
-          ),
+        return answer(
+          'not_found',
+          `There is no resource '${String(body.params?.uri).slice(0, 200)}'; resources/list names them: ${METHODOLOGY_URI}.`,
         );
       }
       // A call the SDK's transport will refuse (see transportRefuses) is handed to it uncounted: it
@@ -189,16 +180,9 @@ export function mcpEndpoint(ctx: VariantContext) {
       if (call && !tool) {
         // In the REST words, as every other refusal (the SDK's own answer is a bare text): no
         // work is done, so nothing is counted.
-        setRateHeaders(reply, rate);
-        return reply.send(
-          rpcError(
-            body.id ?? null,
-            restError(
-              'not_found',
-              `There is no tool named '${String(body.params?.name).slice(0, 100)}'; tools/list names them: ${[...TOOLS.keys()].join(', ')}.`,
-              request.id,
-            ),
-          ),
+        return answer(
+          'not_found',
+          `There is no tool named '${String(body.params?.name).slice(0, 100)}'; tools/list names them: ${[...TOOLS.keys()].join(', ')}.`,
         );
       }
       if (tool) {
@@ -216,15 +200,7 @@ export function mcpEndpoint(ctx: VariantContext) {
         rate = rateNumbers(decided);
         // Arguments are judged after the call is counted, as REST judges parameters after the guard.
         const parsed = tool.input.strict().safeParse(body.params?.arguments ?? {});
-        if (!parsed.success) {
-          setRateHeaders(reply, rate);
-          return reply.send(
-            rpcError(
-              body.id ?? null,
-              restError('invalid_parameter', argumentsMessage(parsed.error), request.id),
-            ),
-          );
-        }
+        if (!parsed.success) return answer('invalid_parameter', argumentsMessage(parsed.error));
       }
       // From here the SDK's transport writes the answer on the socket itself.
       reply.hijack();
