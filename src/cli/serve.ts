@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config/config.ts';
+import { lowerHelperThreads } from '../main/helper-threads.ts';
 import { positiveInt } from './output.ts';
 
 export function serveCommand(program: Command): void {
@@ -13,6 +14,9 @@ export function serveCommand(program: Command): void {
       'processes on this host sharing the port (node:cluster); more than 1 needs REDIS_URL (default 1)',
     )
     .action(async (o: { port?: string; host?: string; workers?: string }) => {
+      // First, before the service starts a thread of its own (helper-threads.ts). Here rather than
+      // in startServer: it cannot be undone, and tests start servers inside their own processes.
+      lowerHelperThreads();
       const config = loadConfig(process.env, {
         ...(o.port ? { port: positiveInt('--port', o.port, 65_535) } : {}),
         ...(o.host ? { host: o.host } : {}),
