@@ -1,16 +1,20 @@
 /**
- * Child process of helper-threads.test.ts: starts a worker thread of its own (a thread that is not
- * the main one), lowers the helper threads, and prints one JSON line: what lowerHelperThreads
- * returned and every thread's nice value as /proc reports it, the main thread's first.
+ * Child process of helper-threads.test.ts: lowers the helper threads, then starts a worker thread
+ * of its own (a thread that is not the main one), and prints one JSON line: what lowerHelperThreads
+ * returned and every thread's nice value as /proc reports it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { lowerHelperThreads } from '../../src/main/helper-threads.ts';
 
-/** Field 19 of /proc/PID/task/TID/stat, counted after the parenthesised name. */
-const niceOf = (tid: string): number => {
-  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+/** Field 19 of /proc/self/task/TID/stat, counted after the parenthesised name; null if it ended. */
+const niceOf = (tid: string): number | null => {
+  try {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  } catch {
+    return null;
+  }
 };
 
 const lowered = lowerHelperThreads();
