@@ -26,6 +26,8 @@ import type { WebhookSender } from './core/webhooks/model.ts';
 import { createWebhookSender, webhookPolicy } from './delivery-container.ts';
 import type { AppServices } from './http/services.ts';
 import { type OpenedStore, openStore, parseDatabaseUrl } from './storage/open-store.ts';
+import { StoreThread } from './storage/thread/store-thread-host.ts';
+import { threadedCoaPorts } from './storage/thread/threaded-coa-ports.ts';
 
 // The delivery worker's composition lives apart, so the delivery thread loads it without the rest
 // of the service (delivery-container.ts); its entry points import it from here as before.
@@ -54,6 +56,8 @@ export interface Container extends AppServices, CoreContainer {
   store: OpenedStore;
   /** The guarded outbound HTTP client (webhook deliveries). */
   sender: WebhookSender;
+  /** The thread of the CoA upload's database work; null where it runs on the main thread. */
+  coaStoreThread: StoreThread | null;
 }
 
 export interface ServeOptions {
@@ -120,6 +124,7 @@ export async function createContainer(
     maxQueuedBytes: config.coa.maxInflightBytes,
   });
   const sender = createWebhookSender(config);
+  const storeThread = coaStoreThread(config);
   try {
     const freshness = await Freshness.start(store.state);
     const limiter = await openLimiter(config, store, clock, opts.limiter ?? 'auto');
@@ -137,7 +142,8 @@ export async function createContainer(
       operator: operator(() => freshness.refresh()),
       identity: identity(config, store, clock),
       renderCoa,
-      coa: coaVerifier(config, store, clock, pdfReader, () => freshness.refresh()),
+      coa: coaVerifier(config, store, clock, pdfReader, storeThread, freshness),
+      coaStoreThread: storeThread,
       pdf: pdfReader,
       webhooks: webhooks(config, store, clock, sender),
       sender,
@@ -152,6 +158,7 @@ export async function createContainer(
       usageMeter,
       async close() {
         await pdfReader.close();
+        await storeThread?.stop();
         await sender.close();
         // The limiter's state and the usage counts are flushed together at a graceful stop.
         await limiter.close();
@@ -160,6 +167,7 @@ export async function createContainer(
       },
     };
   } catch (err) {
+    await storeThread?.stop();
     await sender.close();
     await store.close();
     throw err;
@@ -219,24 +227,41 @@ function webhooks(
   });
 }
 
+/**
+ * The thread that runs the CoA upload's database work (storage/thread/), unless COA_STORE_THREAD
+ * is off or the database is in memory (a second connection would open another, empty one).
+ */
+function coaStoreThread(config: Readonly<Config>): StoreThread | null {
+  const target = parseDatabaseUrl(config.databaseUrl);
+  if (!config.coa.storeThread || (target.kind === 'sqlite' && target.path === ':memory:')) return null;
+  return new StoreThread({ databaseUrl: config.databaseUrl, method: config.scoring, poolSize: 4 });
+}
+
 function coaVerifier(
   config: Readonly<Config>,
   store: OpenedStore,
   clock: Clock,
   reader: PdfReader,
-  afterWrite: () => Promise<void>,
+  thread: StoreThread | null,
+  freshness: Freshness,
 ): CoaVerifier {
+  const ports = thread
+    ? threadedCoaPorts(thread)
+    : { coa: store.coa, batches: store.batches, writer: store.imports };
   return new CoaVerifier({
-    store: store.coa,
-    batches: store.batches,
+    store: ports.coa,
+    batches: ports.batches,
+    writer: ports.writer,
     state: store.state,
     reader,
-    writer: store.imports,
     clock,
     staleAfterDays: config.batchStaleAfterDays,
     files: config.coa.storeFiles ? new FsCoaFileStore(config.coa.fileDir) : null,
     maxOpenSubmissions: config.coa.maxOpenSubmissions,
-    afterWrite,
+    // The thread's commit is another connection's: this instance reads the state again, in a read
+    // that begins after the commit, before the upload is answered (B's batch lookup then answers
+    // `pending` at once).
+    afterWrite: thread ? () => freshness.refreshFromNow() : () => freshness.refresh(),
   });
 }
 

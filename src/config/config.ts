@@ -150,6 +150,12 @@ export interface CoaConfig {
   maxInflightBytes: number;
   /** Submissions awaiting review one account's uploads may have open (COA_MAX_OPEN_SUBMISSIONS). */
   maxOpenSubmissions: number;
+  /**
+   * Whether an upload's database work runs on a thread of its own with its own connection
+   * (COA_STORE_THREAD, default on; storage/thread/). Off, it runs on the main thread, as it always
+   * does on an in-memory database.
+   */
+  storeThread: boolean;
 }
 
 export const DEFAULTS: Config = {
@@ -186,6 +192,7 @@ export const DEFAULTS: Config = {
     maxInflatedBytes: 128 * 1024 * 1024,
     maxInflightBytes: 64 * 1024 * 1024,
     maxOpenSubmissions: 100,
+    storeThread: true,
   },
   webhooks: {
     allowPrivateUrls: false,
@@ -369,6 +376,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxInflatedBytes: int(env, 'COA_MAX_INFLATED_MB', 128, 1, 4096) * 1024 * 1024,
       maxInflightBytes: int(env, 'COA_INFLIGHT_MB', 64, 1, 4096) * 1024 * 1024,
       maxOpenSubmissions: int(env, 'COA_MAX_OPEN_SUBMISSIONS', DEFAULTS.coa.maxOpenSubmissions, 1, 1_000_000),
+      storeThread: bool(env, 'COA_STORE_THREAD', DEFAULTS.coa.storeThread),
     },
     webhooks: {
       allowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', DEFAULTS.webhooks.allowPrivateUrls),

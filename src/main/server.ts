@@ -60,6 +60,8 @@ export async function startServer(
     container.pdf
       .warm()
       .catch((err: unknown) => app.log.error({ err }, 'the PDF reader workers failed to start'));
+    // The CoA upload's database thread, likewise (storage/thread/).
+    container.coaStoreThread?.start((err, msg) => app.log.error({ err }, msg));
   } catch (err) {
     await container.close();
     throw err;

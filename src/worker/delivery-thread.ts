@@ -1,6 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThread, nameThisThread } from '../adapters/threads/this-thread.ts';
 import { systemClock } from '../core/clock.ts';
 import { createDeliveryWorker, createWebhookSender } from '../delivery-container.ts';
 import { openStore, parseDatabaseUrl } from '../storage/open-store.ts';
@@ -25,35 +24,6 @@ import type { WorkerLog } from './delivery-worker.ts';
 if (!parentPort) throw new Error('delivery-thread.ts is the entry of a worker thread (delivery-host.ts)');
 const port = parentPort;
 const { config, nice } = workerData as DeliveryThreadData;
-
-function lowerPriority(value: number | null): number | null {
-  if (value !== null) {
-    // On Linux 0 names the calling thread (each thread has its own nice value), so this lowers this
-    // thread only, not the service (as the PDF workers do, extract-worker.ts). Elsewhere it may
-    // apply to the whole process or be refused; neither is worth failing deliveries for.
-    try {
-      // Never a higher priority than the process's (a service started under `nice 15` stays there).
-      if (getPriority(0) < value) setPriority(0, value);
-    } catch {
-      // Not permitted: the worker runs at the process's priority.
-    }
-  }
-  try {
-    return getPriority(0);
-  } catch {
-    return null;
-  }
-}
-
-function nameThread(): void {
-  // So an operator (and the test) can tell this thread from the service's others. Linux only;
-  // /proc/thread-self is the calling thread, and a synchronous write runs on it.
-  try {
-    writeFileSync('/proc/thread-self/comm', DELIVERY_THREAD_NAME);
-  } catch {
-    // No procfs: the thread keeps its inherited name.
-  }
-}
 
 const send = (m: FromDeliveryThread) => port.postMessage(m);
 
@@ -80,8 +50,8 @@ const log: WorkerLog = {
 
 // Lowered before it is named: whoever finds the thread by its name (an operator, the test) sees
 // its final priority, never the moment between the two.
-const priority = lowerPriority(nice);
-nameThread();
+const priority = lowerThisThread(nice);
+nameThisThread(DELIVERY_THREAD_NAME);
 // The main thread has migrated the schema before it started this thread.
 const store = await openStore(parseDatabaseUrl(config.databaseUrl), {
   method: config.scoring,

@@ -36,7 +36,7 @@ function cliEntry(): Promise<string> {
       }
     }
     // A folder per bundle: the CLI and, beside it, the threads the service starts (the PDF worker,
-    // the webhook delivery thread: each is found next to the module that starts it, as dist/ has
+    // the webhook delivery thread, the CoA store thread: each is found next to the module that starts it, as dist/ has
     // it), all ESM.
     const dir = join(BUNDLE_DIR, `cli-${process.pid}-${Date.now()}`);
     mkdirSync(dir, { recursive: true });
@@ -46,6 +46,7 @@ function cliEntry(): Promise<string> {
         cli: join(ROOT, 'src/main/cli.ts'),
         'extract-worker': join(ROOT, 'src/adapters/pdf/extract-worker.ts'),
         'delivery-thread': join(ROOT, 'src/worker/delivery-thread.ts'),
+        'store-thread': join(ROOT, 'src/storage/thread/store-thread.ts'),
       },
       outdir: dir,
       bundle: true,

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { STORE_THREAD_NAME } from '../../src/storage/thread/protocol.ts';
 import { DELIVERY_NICE, DELIVERY_THREAD_NAME, DeliveryHost } from '../../src/worker/delivery-host.ts';
 import { startServer, stopServer } from '../cli/run-cli.ts';
 import { DIALECTS } from '../support/databases.ts';
@@ -63,6 +64,13 @@ describe.each(DIALECTS)("serve's delivery thread (%s)", (dialect) => {
       expect(delivery.tid).not.toBe(pid);
       // Only the delivery thread is lowered: the main thread (requests) keeps the process's nice.
       expect(delivery.nice).toBe(lowered(main.nice));
+      // serve starts the CoA store thread at once (decision 0025), at the same priority.
+      const store = await eventually(
+        'the CoA store thread named',
+        () => threads(pid).find((t) => t.name === STORE_THREAD_NAME),
+        10_000,
+      );
+      expect(store.nice).toBe(lowered(main.nice));
       if (main.nice < DELIVERY_NICE) expect(main.nice).toBeLessThan(delivery.nice);
       // The worker's own log line, relayed from the thread into the service's pino log.
       await eventually('the worker logged its start', () =>

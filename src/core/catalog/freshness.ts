@@ -111,6 +111,17 @@ export class Freshness {
     return this.refreshing;
   }
 
+  /**
+   * Reads the state again in a read that begins after this call: refresh() may return a read that
+   * began earlier (one in flight), which misses a commit another connection made meanwhile (the
+   * CoA store thread's, storage/thread/).
+   */
+  async refreshFromNow(): Promise<void> {
+    const inFlight = this.refreshing;
+    if (inFlight) await inFlight.catch(() => undefined);
+    return this.refresh();
+  }
+
   /** store.read(), or StoreUnavailableError once readLimitMs has passed (the late answer is dropped). */
   private readWithinLimit(): Promise<DataState> {
     const read = this.store.read();

@@ -25,7 +25,7 @@ export interface CoaFileStore {
 
 export interface CoaVerifierDeps {
   store: CoaStore;
-  batches: BatchStore;
+  batches: Pick<BatchStore, 'findByKey'>;
   state: StateStore;
   reader: PdfReader;
   writer: RecordWriter;
