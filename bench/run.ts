@@ -11,6 +11,7 @@
  *
  * Exit status: 0 all targets met, 1 a target missed or the run was invalid, 2 wrk is missing.
  */
+
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -18,6 +19,7 @@ import { isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { SINGLE_THREADED_GC } from '../src/main/gc-mode.ts';
 import { type CoaResult, coaRows, runCoa } from './lib/coa.ts';
 import { ensureScaleDb, removeDb, type ScaleSize } from './lib/dataset.ts';
 import {
@@ -330,6 +332,7 @@ async function runService(ctx: {
           'runs the build — `npm run build` first for representative memory',
   );
   const nodeArgs = serviceNodeArgs(opts, out);
+  log(`service node flags: ${nodeArgs.join(' ') || '(none)'}`);
   const service = await startService({
     cwd: ROOT,
     databaseUrl: `sqlite:${runDbPath}`,
@@ -687,9 +690,13 @@ async function startRedisLimited(ctx: {
   };
 }
 
-/** Node flags of the service: --profile's, and BENCH_SERVICE_NODE_ARGS (diagnostics, e.g. --trace-gc). */
+/**
+ * Node flags of the service: `npm start`'s own (--single-threaded-gc, decision 0026; BENCH_PARALLEL_GC=1
+ * leaves it out, to compare), --profile's, and BENCH_SERVICE_NODE_ARGS (diagnostics, e.g. --trace-gc).
+ */
 function serviceNodeArgs(opts: Options, out: string): string[] {
-  const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(out, 'profiles')}`] : [];
+  const nodeArgs = process.env.BENCH_PARALLEL_GC === '1' ? [] : [SINGLE_THREADED_GC];
+  if (opts.profile) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${join(out, 'profiles')}`);
   nodeArgs.push(...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean));
   return nodeArgs;
 }

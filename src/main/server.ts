@@ -7,6 +7,7 @@ import { type DemoOwnerAccess, demoOwnerAccess } from '../seed/demo-owner.ts';
 import { parseDatabaseUrl } from '../storage/open-store.ts';
 import { DeliveryHost } from '../worker/delivery-host.ts';
 import { prepareDemo } from './demo-key.ts';
+import { hasSingleThreadedGc, PARALLEL_GC_NOTICE } from './gc-mode.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
 import { ensurePortFree } from './port-check.ts';
 import { pinTickObjectShape } from './tick-shape.ts';
@@ -86,6 +87,7 @@ export async function startServer(
       ? 'Webhook delivery: on, in this process (a thread of its own, at a lower priority; WEBHOOK_WORKER=false leaves it to `purerank worker`)'
       : 'Webhook delivery: off in this process (WEBHOOK_WORKER=false); run `purerank worker` to deliver',
   );
+  if (!hasSingleThreadedGc()) banner.push(PARALLEL_GC_NOTICE);
   banner.push(...demoBanner(config, base, demo));
   // Sessions and links expire by themselves (every read checks); this only keeps the tables small.
   const purge = setInterval(() => {

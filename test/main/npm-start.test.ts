@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PARALLEL_GC_NOTICE, SINGLE_THREADED_GC } from '../../src/main/gc-mode.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -94,6 +95,10 @@ describe('npm start', () => {
       const s = await npmStart();
       try {
         expect(await accepts(s.port)).toBe(true);
+        // npm start runs the service with single-threaded garbage collection (decision 0026).
+        const argv = readFileSync(`/proc/${s.servicePid}/cmdline`, 'utf8').split('\0');
+        expect(argv.slice(1, argv.indexOf('serve'))).toContain(SINGLE_THREADED_GC);
+        expect(s.output()).not.toContain(PARALLEL_GC_NOTICE);
         s.npm.kill(signal);
         // Before the fix, npm waited for ever after SIGINT (its shell ignored the signal).
         const code = await Promise.race([s.exited, sleep(15_000).then(() => 'npm did not exit')]);

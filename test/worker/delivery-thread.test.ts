@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PARALLEL_GC_NOTICE } from '../../src/main/gc-mode.ts';
 import { STORE_THREAD_NAME } from '../../src/storage/thread/protocol.ts';
 import { DELIVERY_NICE, DELIVERY_THREAD_NAME, DeliveryHost } from '../../src/worker/delivery-host.ts';
 import { startServer, stopServer } from '../cli/run-cli.ts';
@@ -71,6 +72,8 @@ describe.each(DIALECTS)("serve's delivery thread (%s)", (dialect) => {
         10_000,
       );
       expect(store.nice).toBe(lowered(main.nice));
+      // Started without --single-threaded-gc (as this test does), the banner says how to start it.
+      expect(server.output()).toContain(PARALLEL_GC_NOTICE);
       if (main.nice < DELIVERY_NICE) expect(main.nice).toBeLessThan(delivery.nice);
       // The worker's own log line, relayed from the thread into the service's pino log.
       await eventually('the worker logged its start', () =>
