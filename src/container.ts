@@ -139,7 +139,7 @@ export async function createContainer(
       catalog: new CatalogReadModel(store.catalog),
       limiter,
       search: new CatalogSearch(catalogTermIndex),
-      operator: operator(() => freshness.refresh()),
+      operator: operator(() => freshness.refreshFromNow()),
       identity: identity(config, store, clock),
       renderCoa,
       coa: coaVerifier(config, store, clock, pdfReader, storeThread, freshness),
@@ -158,11 +158,17 @@ export async function createContainer(
       usageMeter,
       async close() {
         await pdfReader.close();
-        await storeThread?.stop();
-        await sender.close();
-        // The limiter's state and the usage counts are flushed together at a graceful stop.
-        await limiter.close();
-        await usageMeter.close();
+        // The store thread's close (its calls answered, up to 5 s) goes on beside the flushes, so a
+        // slow one does not eat the grace the counts need.
+        await Promise.all([
+          storeThread?.stop(),
+          (async () => {
+            await sender.close();
+            // The limiter's state and the usage counts are flushed together at a graceful stop.
+            await limiter.close();
+            await usageMeter.close();
+          })(),
+        ]);
         await store.close();
       },
     };
@@ -258,10 +264,10 @@ function coaVerifier(
     staleAfterDays: config.batchStaleAfterDays,
     files: config.coa.storeFiles ? new FsCoaFileStore(config.coa.fileDir) : null,
     maxOpenSubmissions: config.coa.maxOpenSubmissions,
-    // The thread's commit is another connection's: this instance reads the state again, in a read
-    // that begins after the commit, before the upload is answered (B's batch lookup then answers
-    // `pending` at once).
-    afterWrite: thread ? () => freshness.refreshFromNow() : () => freshness.refresh(),
+    // In a read that begins after the commit (the thread's is another connection's, and a read in
+    // flight may have begun before it), before the upload is answered: B's batch lookup then
+    // answers `pending` at once.
+    afterWrite: () => freshness.refreshFromNow(),
   });
 }
 

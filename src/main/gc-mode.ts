@@ -8,9 +8,18 @@
  */
 export const SINGLE_THREADED_GC = '--single-threaded-gc';
 
-/** Whether this process was started with it (V8 takes `-` and `_` alike in a flag's name). */
+/**
+ * Whether this process's garbage collection is single-threaded, as V8 reads its command line: the
+ * flag or `--single-threaded` (which implies it), the last of them and their `--no-` forms winning;
+ * `-` and `_` alike in a flag's name.
+ */
 export function hasSingleThreadedGc(execArgv: readonly string[] = process.execArgv): boolean {
-  return execArgv.some((a) => /^--single[-_]threaded[-_]gc$/.test(a));
+  let on = false;
+  for (const a of execArgv) {
+    const m = /^--(no-?)?single[-_]threaded(?:[-_]gc)?$/.exec(a);
+    if (m) on = m[1] === undefined;
+  }
+  return on;
 }
 
 /** The banner's line when the flag is missing: what it costs and how to start the service with it. */

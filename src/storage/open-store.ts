@@ -54,7 +54,16 @@ export interface OpenedStore extends Store {
 
 export async function openStore(
   target: StoreTarget,
-  opts: { migrate?: boolean; poolSize?: number; method?: MethodParams } = {},
+  opts: {
+    migrate?: boolean;
+    poolSize?: number;
+    method?: MethodParams;
+    /**
+     * PostgreSQL: LISTEN for other connections' commits (default true). A store that never reads
+     * the data state (the CoA store thread's) does without that connection.
+     */
+    listen?: boolean;
+  } = {},
 ): Promise<OpenedStore> {
   let db: Kysely<Database>;
   let caps: DialectCapabilities;
@@ -83,14 +92,14 @@ export async function openStore(
     const h = connectPostgres(target.url, opts.poolSize);
     db = h.db;
     caps = POSTGRES;
-    const listener = new PostgresChangeListener(target.url);
-    probe = listener.probe;
+    const listener = opts.listen === false ? null : new PostgresChangeListener(target.url);
+    probe = listener ? listener.probe : () => false;
     stop = async () => {
-      await listener.stop();
+      await listener?.stop();
       await db.destroy();
     };
     if (opts.migrate !== false) applied.push(...(await migrateToLatest(db, caps)).applied);
-    await listener.start();
+    await listener?.start();
   }
   if (target.kind === 'sqlite' && opts.migrate !== false)
     applied.push(...(await migrateToLatest(db, caps)).applied);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,16 +136,22 @@ describe.each(DIALECTS)('the CoA store thread (%s)', (dialect) => {
     expect((await threadedCoaPorts(thread).batches.findByKey(batchKey('B-1'))).length).toBe(1);
   });
 
-  it('a thread that ends fails its calls in flight as 503, and the next call starts another', async () => {
+  it('a thread that ends fails its calls in flight as 503; calls are refused for the delay, then another starts', async () => {
     const errors: string[] = [];
-    const t = threadOn(fresh.url, { onError: (_e, msg) => errors.push(msg) });
+    const t = threadOn(fresh.url, { restartDelayMs: 200, onError: (_e, msg) => errors.push(msg) });
     try {
-      await t.call('coa', 'openSubmissions', 1);
-      const first = t.current!;
+      // Sent while the thread is still loading its modules: it cannot have answered when it ends.
       const inFlight = t.call('batches', 'findByKey', batchKey('B-1'));
+      const first = t.current!;
       await first.terminate();
       await expect(inFlight).rejects.toBeInstanceOf(StoreUnavailableError);
-      expect(errors).toContain('the CoA store thread ended; its calls were answered 503');
+      expect(errors).toContain(
+        'the CoA store thread ended; uploads are answered 503 for 200 ms, then it starts again',
+      );
+      // Within the delay: refused at once, no thread started.
+      await expect(t.call('coa', 'openSubmissions', 1)).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(t.current).toBeNull();
+      await new Promise((r) => setTimeout(r, 250));
       expect(await t.call('coa', 'openSubmissions', 1)).toBe(0);
       expect(t.current).not.toBe(first);
     } finally {
@@ -167,11 +173,18 @@ describe.each(DIALECTS)('the CoA store thread (%s)', (dialect) => {
     }
   });
 
-  it('a call past its time limit is answered 503 (StoreUnavailableError); the late answer is dropped', async () => {
+  it('a call past its time limit is answered 503 and the stuck thread is ended', async () => {
+    const errors: string[] = [];
     // The thread's start (loading the stores, opening the connection) alone takes longer than 1 ms.
-    const t = threadOn(fresh.url, { callTimeLimitMs: 1 });
+    const t = threadOn(fresh.url, { callTimeLimitMs: 1, onError: (_e, msg) => errors.push(msg) });
     try {
+      t.start();
+      const first = t.current!;
+      const exited = new Promise((r) => first.once('exit', r));
       await expect(t.call('coa', 'openSubmissions', 1)).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(errors).toContain('the CoA store thread is stuck; ending it');
+      await exited;
+      expect(t.current).toBeNull();
     } finally {
       await t.stop();
     }
@@ -189,7 +202,7 @@ describe.each(DIALECTS)('the CoA store thread (%s)', (dialect) => {
 });
 
 describe('a store thread that cannot open its store', () => {
-  it('refuses its calls as store-unavailable, and refuses at once for a second after', async () => {
+  it('refuses its calls as store-unavailable, then refuses at once rather than start a thread per call', async () => {
     const errors: string[] = [];
     // A database under a plain file cannot be created: the thread's openStore fails (ENOTDIR).
     const dir = mkdtempSync(join(tmpdir(), 'purerank-store-thread-'));
@@ -203,8 +216,10 @@ describe('a store thread that cannot open its store', () => {
       const started = performance.now();
       await expect(t.call('coa', 'openSubmissions', 1)).rejects.toBeInstanceOf(StoreUnavailableError);
       expect(performance.now() - started).toBeLessThan(100);
+      expect(t.current).toBeNull();
     } finally {
       await t.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

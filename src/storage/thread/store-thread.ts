@@ -28,52 +28,62 @@ const send = (m: FromStoreThread) => port.postMessage(m);
 const nice = lowerThisThread(data.nice);
 nameThisThread(STORE_THREAD_NAME);
 
-let store: OpenedStore;
+let opened: OpenedStore | null = null;
 try {
-  // The main thread migrated the schema before it started this thread.
-  store = await openStore(parseDatabaseUrl(data.databaseUrl), {
+  // The main thread migrated the schema before it started this thread. On PostgreSQL no LISTEN
+  // connection: this thread never reads the data state, so it needs no word of others' changes.
+  opened = await openStore(parseDatabaseUrl(data.databaseUrl), {
     method: data.method,
     poolSize: data.poolSize,
     migrate: false,
+    listen: false,
   });
 } catch (e) {
+  // The host logs this and refuses calls for a while; the thread ends (nothing holds its loop).
   send({ kind: 'failed', error: sendError(e) });
   port.close();
-  throw e;
 }
-const ports: ThreadPorts = { coa: store.coa, batches: store.batches, imports: store.imports };
+if (opened) serve(opened);
 
-const inFlight = new Set<Promise<void>>();
-let stopping = false;
+function serve(store: OpenedStore): void {
+  const ports: ThreadPorts = { coa: store.coa, batches: store.batches, imports: store.imports };
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
 
-async function run(id: number, target: keyof ThreadPorts, method: string, args: unknown[]): Promise<void> {
-  try {
-    if (!isCall(target, method)) throw new Error(`no such call: ${target}.${method}`);
-    const fn = (ports[target] as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method];
-    if (typeof fn !== 'function') throw new Error(`no such call: ${target}.${method}`);
-    const value = await fn.apply(ports[target], args);
-    send({ kind: 'result', id, value });
-  } catch (e) {
-    send({ kind: 'error', id, error: sendError(e) });
-  }
+  const run = async (
+    id: number,
+    target: keyof ThreadPorts,
+    method: string,
+    args: unknown[],
+  ): Promise<void> => {
+    try {
+      if (!isCall(target, method)) throw new Error(`no such call: ${target}.${method}`);
+      const fn = (ports[target] as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method];
+      if (typeof fn !== 'function') throw new Error(`no such call: ${target}.${method}`);
+      const value = await fn.apply(ports[target], args);
+      send({ kind: 'result', id, value });
+    } catch (e) {
+      send({ kind: 'error', id, error: sendError(e) });
+    }
+  };
+
+  port.on('message', (m: ToStoreThread) => {
+    if (m.kind === 'call') {
+      const p = run(m.id, m.target, m.method, m.args);
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+      return;
+    }
+    if (m.kind !== 'stop' || stopping) return;
+    stopping = true;
+    void (async () => {
+      // Calls already sent are answered (messages arrive in order: none comes after 'stop').
+      await Promise.all(inFlight);
+      await store.close().catch(() => undefined);
+      // Nothing else holds the event loop: the thread ends.
+      port.close();
+    })();
+  });
+
+  send({ kind: 'ready', nice });
 }
-
-port.on('message', (m: ToStoreThread) => {
-  if (m.kind === 'call') {
-    const p = run(m.id, m.target, m.method, m.args);
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
-    return;
-  }
-  if (m.kind !== 'stop' || stopping) return;
-  stopping = true;
-  void (async () => {
-    // Calls already sent are answered (messages arrive in order: none comes after 'stop').
-    await Promise.all(inFlight);
-    await store.close().catch(() => undefined);
-    // Nothing else holds the event loop: the thread ends.
-    port.close();
-  })();
-});
-
-send({ kind: 'ready', nice });

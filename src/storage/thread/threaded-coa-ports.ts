@@ -26,7 +26,13 @@ export function threadedCoaPorts(t: StoreThread): {
     batches: { findByKey: (...a) => t.call('batches', 'findByKey', ...a) },
     writer: {
       existingKeys: (...a) => t.call('imports', 'existingKeys', ...a),
-      applyWithResult: (...a) => t.call('imports', 'applyWithResult', ...a),
+      applyWithResult: (batch, opts) => {
+        // An operator's decision log builds its entries with functions, which cannot cross to the
+        // thread: those writes stay on the main thread's own writer (the Operator's).
+        if (opts.log)
+          return Promise.reject(new Error('a write with a decision log cannot run on the store thread'));
+        return t.call('imports', 'applyWithResult', batch, opts);
+      },
     },
   };
 }

@@ -18,8 +18,10 @@ describe.each(DIALECTS)('the CoA upload with and without its store thread (%s)',
       });
       afterAll(async () => f?.ctx.close());
 
-      it('queues a plausible document; B answers pending at once; the thread runs only when on', async () => {
+      it('queues a plausible document: B, asked before and right after the answer, says missing then pending', async () => {
         const batch = `ST-${storeThread ? 'ON' : 'OFF'}-1`;
+        // Asked first, so a stale answer would have something to come from.
+        expect(await f.batchState(batch, 'aurora')).toBe('missing');
         const v = expectVerification(
           await f.upload({
             file: await coa({ batch, compound: 'BPC-157', purity: 99.0 }),
@@ -29,7 +31,8 @@ describe.each(DIALECTS)('the CoA upload with and without its store thread (%s)',
         );
         expect(v.status).toBe('pending_review');
         expect(codes(v)).toContain('submission_queued');
-        // No wait, no retry: the answer to the upload is the moment B must know the submission.
+        // No wait, no retry. (That the state is read from after the thread's commit, even with a read
+        // in flight across it, is test/storage/store-thread.test.ts's refreshFromNow case.)
         expect(await f.batchState(batch, 'aurora')).toBe('pending');
         const thread = f.ctx.container.coaStoreThread;
         if (storeThread) expect(thread?.current).toBeTruthy();
