@@ -216,7 +216,7 @@ describe('the PDF worker pool', () => {
     expect((await first).ok).toBe(true);
   });
 
-  it('close() answers what waits and stops the workers', async () => {
+  it('close() answers what waits and what runs (busy: a stop, not a failure), and stops the workers', async () => {
     const p = await pool({ timeLimitMs: 2_000, maxInflatedBytes: 2 ** 40, heapLimitMb: 512 });
     const slow = decompressionBombPdf(4 * 2 ** 30);
     const running = p.read(slow).catch((e: unknown) => e);
@@ -224,6 +224,8 @@ describe('the PDF worker pool', () => {
     await new Promise((r) => setTimeout(r, 50));
     await p.close();
     expect(await waiting).toEqual({ ok: false, reason: 'busy' });
-    await running;
+    // A read cut off by the stop (its client gone, so the stop did not wait) was an error the
+    // route logged as unhandled (found by the hostile client of the tenth session).
+    expect(await running).toEqual({ ok: false, reason: 'busy' });
   });
 });

@@ -157,6 +157,9 @@ export class PdfPool implements PdfReader {
       // The worker never throws for a bad document (read-pdf.ts answers ok: false), so anything
       // but a limit is the service's own failure (a worker that cannot start): an error, not a
       // verdict about the document.
+      // Workers ended by close() (a graceful stop) under a read whose client had gone, so the stop
+      // did not wait for it: not a failure of the service, and nobody is there for an answer.
+      if (this.closed) return { ok: false, reason: 'busy' };
       const reason = memory.signal.aborted ? 'memory_limit' : limitHit(e);
       if (reason === null) throw e;
       // The worker was replaced. Its successor loads pdfjs (about a second) before it can read:
