@@ -30,6 +30,7 @@ describe('CoA settings', () => {
       COA_MAX_INFLATED_MB: '32',
       COA_INFLIGHT_MB: '16',
       COA_MAX_OPEN_SUBMISSIONS: '7',
+      COA_STORE_THREAD: 'false',
     }).coa;
     expect(c).toEqual({
       maxBytes: 2_000_000,
@@ -42,6 +43,7 @@ describe('CoA settings', () => {
       maxInflatedBytes: 32 * 2 ** 20,
       maxInflightBytes: 16 * 2 ** 20,
       maxOpenSubmissions: 7,
+      storeThread: false,
     });
   });
 
@@ -49,6 +51,7 @@ describe('CoA settings', () => {
     [{ COA_MAX_BYTES: 'ten' }, 'COA_MAX_BYTES must be a whole number'],
     [{ COA_WORKERS: '0' }, 'COA_WORKERS must be between 1 and 64'],
     [{ COA_STORE_FILES: 'maybe' }, 'COA_STORE_FILES must be true or false'],
+    [{ COA_STORE_THREAD: 'sometimes' }, 'COA_STORE_THREAD must be true or false'],
     [{ COA_TIME_LIMIT_MS: '10' }, 'COA_TIME_LIMIT_MS must be between 100'],
   ])('%j is refused with a one-line reason', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
