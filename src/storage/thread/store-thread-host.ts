@@ -24,7 +24,10 @@ export interface StoreThreadOptions extends Omit<StoreThreadData, 'nice'> {
   maxPending?: number;
   /** How long stop() waits for the thread to close its store before it ends it (default 5 s). */
   stopGraceMs?: number;
-  /** After a thread ended unexpectedly, calls are refused (503) this long, doubling per failure. Default 1 s. */
+  /**
+   * After a thread ended unexpectedly, calls are refused (503) this long, doubling per failure.
+   * Default 1 s.
+   */
   restartDelayMs?: number;
   /** The most the refusal grows to. Default 30 s. */
   maxRestartDelayMs?: number;
@@ -60,9 +63,9 @@ interface Pending {
  * (protocol.ts) for the main thread: on SQLite those queries are synchronous, and run here they no
  * longer hold up the requests the main thread answers. Started on its first call (or by start());
  * a thread that ends fails the calls it held as the store being unavailable (their transactions
- * rolled back with its connection), and the first call after a delay starts another. Every call has a time limit, and at most
- * `maxPending` wait at once: the messages are a request's own arguments and its answer, each
- * bounded by what the core sends (a verdict, a batch's records).
+ * rolled back with its connection), and the first call after a delay starts another. Every call
+ * has a time limit, and at most `maxPending` wait at once: the messages are a request's own
+ * arguments and its answer, each bounded by what the core sends (a verdict, a batch's records).
  */
 export class StoreThread {
   private readonly opts: Required<Omit<StoreThreadOptions, 'onError'>> & Pick<StoreThreadOptions, 'onError'>;
